@@ -1,0 +1,172 @@
+"""Every message that travels through the session loop, as a small frozen dataclass.
+
+Three families:
+
+* game inputs (``Continue``, ``Dice``, ``Successes``, ``Number``, ``Word``, ``Text``):
+  what a player said that a game's rules act on; these are journaled;
+* controls (``Control``): what the app itself acts on (pause, repeat, back, ...);
+* output (``Line``, ``ReadTrack``, ``Said``): what the app says.
+
+``to_dict``/``from_dict`` give every message a JSON form; the journal stores that form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+_REGISTRY: dict[str, type] = {}
+
+
+def message(cls: type) -> type:
+    """Class decorator: make ``cls`` a frozen dataclass known to ``from_dict``."""
+    cls = dataclass(frozen=True)(cls)
+    _REGISTRY[cls.__name__] = cls
+    return cls
+
+
+def all_messages() -> dict[str, type]:
+    """Every registered message class by name (tests round-trip each one)."""
+    return dict(_REGISTRY)
+
+
+def to_dict(msg: Any) -> dict[str, Any]:
+    """JSON-ready form of a message: its fields plus ``type``."""
+    out: dict[str, Any] = {"type": type(msg).__name__}
+    for f in dataclasses.fields(msg):
+        value = getattr(msg, f.name)
+        if isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, Mapping):
+            value = dict(value)
+        out[f.name] = value
+    return out
+
+
+def from_dict(data: Mapping[str, Any]) -> Any:
+    """Inverse of ``to_dict``; raises ``ValueError`` on an unknown type or bad fields."""
+    data = dict(data)
+    name = data.pop("type", None)
+    cls = _REGISTRY.get(name)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown message type {name!r}")
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            value = data[f.name]
+            kwargs[f.name] = tuple(value) if isinstance(value, list) else value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"bad fields for {name}: {exc}") from exc
+
+
+# --------------------------------------------------------------------------- game inputs
+
+
+@message
+class Continue:
+    """"next" at a point where the game only waits to go on."""
+
+
+@message
+class Dice:
+    """Die faces in the order spoken; ``by_app`` when the app rolled them ("roll for me")."""
+
+    faces: tuple[int, ...]
+    by_app: bool = False
+
+
+@message
+class Successes:
+    """A count of successes ("three successes", "no successes")."""
+
+    count: int
+
+
+@message
+class Number:
+    """A plain count or position ("two", "seven")."""
+
+    value: int
+
+
+@message
+class Word:
+    """One of a fixed set of words (yes, no, heads, risky, curse ...), optionally with a number."""
+
+    word: str
+    number: int | None = None
+
+
+@message
+class Text:
+    """Free text: a name, a speciality, a clock's label."""
+
+    text: str
+
+
+GameInput = Union[Continue, Dice, Successes, Number, Word, Text]
+GAME_INPUTS = (Continue, Dice, Successes, Number, Word, Text)
+
+
+# --------------------------------------------------------------------------- controls
+
+CONTROLS = (
+    "pause", "resume", "stop", "next", "repeat", "back", "help", "status",
+    "slower", "faster", "yes", "no", "roll", "goto", "quit",
+)
+
+
+@message
+class Control:
+    """Something the app acts on itself; ``goto`` carries the track number in ``arg``."""
+
+    name: str
+    arg: int | None = None
+
+
+@message
+class Unclear:
+    """An utterance that is not a legal input now, with the reason to say back."""
+
+    heard: str
+    reason: str
+
+
+# --------------------------------------------------------------------------- output
+
+
+@message
+class Line:
+    """A sentence to say, named by its key in the game's prompts (``params`` fill its fields)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.params.items()))))
+
+
+@message
+class ReadTrack:
+    """Read a whole track of the game's script (heading and every line)."""
+
+    track: str
+
+
+@message
+class Said:
+    """A rendered sentence as it is spoken and captioned.
+
+    ``kind`` is one of: heading, line, prompt, readback, reject, info.
+    ``audio`` names a recorded file that plays instead of speech (captions still print).
+    """
+
+    text: str
+    kind: str = "line"
+    audio: str | None = None
+
+
+Say = Union[Line, ReadTrack]

@@ -1,0 +1,47 @@
+"""Turn what the rules say (``Line``, ``ReadTrack``) into the sentences spoken and captioned."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from narrator.events import Line, ReadTrack, Said, Say
+from narrator.script.model import Script
+
+
+def spoken_list(items: Iterable[Any]) -> str:
+    """"4, 9 and 12": a list as it is said aloud."""
+    words = [str(i) for i in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+class _Fields(dict):
+    """format_map values: lists read as spoken lists; a missing field raises KeyError."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if isinstance(value, (list, tuple)):
+            return spoken_list(value)
+        return value
+
+
+def render_line(script: Script, line: Line) -> str:
+    """The text of one prompt with its fields filled. KeyError names a missing prompt or field."""
+    prompt = script.prompts.get(line.key)
+    if prompt is None:
+        raise KeyError(f"{script.game}: no prompt {line.key!r}")
+    try:
+        return prompt.text.format_map(_Fields(line.params))
+    except KeyError as exc:
+        raise KeyError(f"{prompt.where}: prompt {line.key!r} needs field {exc}") from None
+
+
+def render(script: Script, say: Say, kind: str = "line") -> list[Said]:
+    """Everything one ``Say`` speaks: a track is its heading then each of its lines."""
+    if isinstance(say, ReadTrack):
+        track = script.track(say.track)
+        audio = str(track.audio) if track.audio else None
+        heading = Said(track.heading, "heading", audio)
+        return [heading] + [Said(text, "line") for text in track.lines]
+    return [Said(render_line(script, say), kind)]
