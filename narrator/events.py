@@ -160,7 +160,8 @@ class ReadTrack:
 class Said:
     """A rendered sentence as it is spoken and captioned.
 
-    ``kind`` is one of: heading, line, prompt, readback, reject, info.
+    ``kind`` is one of: heading, line, caption (shown, not spoken: a recording plays), prompt,
+    readback, reject, info.
     ``audio`` names a recorded file that plays instead of speech (captions still print).
     """
 

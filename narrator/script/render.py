@@ -42,6 +42,7 @@ def render(script: Script, say: Say, kind: str = "line") -> list[Said]:
     if isinstance(say, ReadTrack):
         track = script.track(say.track)
         audio = str(track.audio) if track.audio else None
-        heading = Said(track.heading, "heading", audio)
-        return [heading] + [Said(text, "line") for text in track.lines]
+        # With a recording, the heading plays it and the lines are captions only.
+        line_kind = "caption" if audio else "line"
+        return [Said(track.heading, "heading", audio)] + [Said(t, line_kind) for t in track.lines]
     return [Said(render_line(script, say), kind)]
