@@ -1,0 +1,174 @@
+"""The ``narrator`` command line (Typer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from narrator.dice import Roller
+from narrator.rules import registry
+from narrator.rules.base import RulesInfo
+from narrator.script.loader import ScriptError, find_script, load_script
+from narrator.session.console import Captions, TextEars
+from narrator.session.journal import Journal, JournalError, inputs_of
+from narrator.session.loop import ReplayError, Session, run
+from narrator.session.resume import find_session, new_session_path, save_dir
+
+app = typer.Typer(help="Runs a tabletop game hands-free: reads its script aloud, listens for "
+                       "commands and dice results, offline.", no_args_is_help=True)
+
+SaveDir = typer.Option(None, "--save-dir", help="Where sessions are saved "
+                                                "(default: $NARRATOR_SAVE_DIR or the user data folder).")
+InputMode = typer.Option("voice", "--input", help="voice (microphone) or text (type on stdin).")
+Confirm = typer.Option(None, "--confirm/--no-confirm",
+                       help="Read dice and success results back for a yes before they count "
+                            "(default: on with voice, off with text).")
+Speech = typer.Option(None, "--speak/--quiet",
+                      help="Speak aloud, or captions only (default: speak with voice input).")
+Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
+
+
+def fail(message: str) -> None:
+    """Print a clear message and stop with status 1."""
+    typer.secho(message, fg="red", err=True)
+    raise typer.Exit(1)
+
+
+def _game(name: str) -> RulesInfo:
+    try:
+        return registry.get(name)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+        raise
+
+
+def _script(info: RulesInfo):
+    try:
+        return load_script(find_script(info.rules.script))
+    except ScriptError as exc:
+        fail("the game script has problems:\n" + "\n".join(map(str, exc.diagnostics)))
+        raise
+
+
+def _options(info: RulesInfo, pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` options checked against the game's named options."""
+    options = dict(info.rules.options)
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or key not in options:
+            known = ", ".join(f"{k}={v}" for k, v in info.rules.options.items()) or "none"
+            fail(f"unknown option {pair!r} for {info.title}; its options (with defaults): {known}")
+        options[key] = _value(raw.strip(), options[key])
+    return options
+
+
+def _value(raw: str, default: Any) -> Any:
+    if isinstance(default, bool):
+        if raw.lower() not in ("true", "false", "yes", "no", "on", "off"):
+            fail(f"{raw!r} is not true or false")
+        return raw.lower() in ("true", "yes", "on")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            fail(f"{raw!r} is not a whole number")
+    return raw
+
+
+def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[bool],
+          first: list | None = None) -> None:
+    if input_mode not in ("voice", "text"):
+        fail("--input is voice or text")
+    captions = Captions()
+    ears, mouth = TextEars(captions=captions), None
+    if input_mode == "voice" or speech:
+        from narrator.session.devices import open_devices
+        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears)
+    try:
+        ended = run(session, ears, captions, journal, mouth, first)
+    finally:
+        journal.close()
+        if mouth is not None:
+            mouth.close()
+        if hasattr(ears, "close"):
+            ears.close()
+    if not ended:
+        typer.echo(f"Session saved: {journal.path}")
+
+
+@app.command()
+def play(game: str = typer.Argument(..., help="The game: see narrator games."),
+         option: list[str] = typer.Option([], "--option", "-o", help="A rule option key=value."),
+         input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
+         seed: Optional[int] = Seed, save: Optional[Path] = SaveDir) -> None:
+    """Start a new session of GAME."""
+    info = _game(game)
+    script = _script(info)
+    options = _options(info, option)
+    session = Session(info, script, options, confirm=_confirming(confirm, input_mode),
+                      roller=Roller(seed))
+    journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
+                             info.rules.name, options)
+    _play(session, journal, input_mode, speech)
+
+
+@app.command()
+def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
+                                                        help="A saved session (default: the last)."),
+           input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
+           seed: Optional[int] = Seed, save: Optional[Path] = SaveDir) -> None:
+    """Go on with a saved session where it stopped."""
+    try:
+        path = find_session(save_dir(save), session_name)
+        journal, loaded = Journal.reopen(path)
+    except JournalError as exc:
+        fail(str(exc))
+        raise
+    for warning in loaded.warnings:
+        typer.secho(warning, fg="yellow", err=True)
+    info = _game(loaded.game)
+    session = Session(info, _script(info), loaded.options,
+                      confirm=_confirming(confirm, input_mode), roller=Roller(seed))
+    try:
+        session.replay(inputs_of(loaded.records))
+    except ReplayError as exc:
+        fail(f"{path}: {exc}")
+    _play(session, journal, input_mode, speech, session.resumed())
+
+
+def _confirming(confirm: Optional[bool], input_mode: str) -> bool:
+    return confirm if confirm is not None else input_mode == "voice"
+
+
+@app.command()
+def games() -> None:
+    """List the games narrator can run."""
+    for name in registry.names():
+        info = registry.get(name)
+        typer.echo(f"{name:18} {info.title}: {info.summary}")
+
+
+@app.command()
+def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a folder of them "
+                                                           "(default: the shipped scripts).")) -> None:
+    """Check game scripts; print each problem as file:line: code message."""
+    from narrator.script.lint import lint_path
+    problems = lint_path(path or find_script(None))
+    for problem in problems:
+        typer.echo(str(problem))
+    if problems:
+        raise typer.Exit(1)
+    typer.echo("No problems found.")
+
+
+@app.command()
+def graph(game: str, fmt: str = typer.Option("mermaid", "--format", help="mermaid or dot.")) -> None:
+    """Print GAME's track graph (Mermaid or Graphviz DOT)."""
+    from narrator.script.graph import to_dot, to_mermaid
+    if fmt not in ("mermaid", "dot"):
+        fail("--format is mermaid or dot")
+    script = _script(_game(game))
+    typer.echo(to_mermaid(script) if fmt == "mermaid" else to_dot(script))

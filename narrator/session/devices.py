@@ -1,0 +1,31 @@
+"""Open the microphone and the speaker for a session, falling back with a clear message.
+
+No microphone: the session reads typed input instead. No sound output: captions only. Either
+way the session and its journal go on.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from narrator.session.console import TextEars
+from narrator.session.loop import Ears, Mouth
+
+
+def open_devices(voice: bool, speak: bool, text_ears: TextEars) -> tuple[Ears, Mouth | None]:
+    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``."""
+    from narrator.settings import load_settings
+    settings = load_settings()
+    ears: Ears = text_ears
+    if voice:
+        from narrator.voice.listener import make_ears
+        try:
+            ears = make_ears(settings)
+        except Exception as exc:  # any failure to open a microphone must not end the game
+            print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
+                  f"what you would say and press Enter.", file=sys.stderr)
+    mouth: Mouth | None = None
+    if speak:
+        from narrator.voice.speaker import make_speaker
+        mouth = make_speaker(settings)
+    return ears, mouth
