@@ -1,0 +1,73 @@
+"""Blades in the Dark (SRD): the crew's phases, action/resistance/fortune rolls, stress, trauma,
+harm, progress clocks, coin, stash and load, asked one question at a time.
+
+The state is the phase, the question being asked (``ask``) with the answers so far, and the
+crew's sheets. ``expects`` asks the current question (a waiting trauma choice comes first);
+``apply`` checks the answer against what the question accepts, then lets the question's own
+handler decide. See docs/blades.md for every question and rule choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from narrator.events import GameInput, Line
+from narrator.rules.base import Expectation, RulesInfo, Step
+# each flow module registers its questions and menu words when imported
+from narrator.rules.blades import (  # noqa: F401
+    action, clocks, downtime, fortune, ledger, phases, resist,
+)
+from narrator.rules.blades.clocks import read_clock
+from narrator.rules.blades.flow import QUESTIONS, Question, check
+from narrator.rules.blades.sheet import harm_words
+from narrator.rules.blades.state import State
+
+
+class BladesRules:
+    name = "blades"
+    script = "blades"
+    options: Mapping[str, Any] = {"stress_boxes": 9, "lair_coin": 4}
+
+    def start(self, options: Mapping[str, Any]) -> Step:
+        merged = {**self.options, **options}
+        state = State(stress_boxes=int(merged["stress_boxes"]),
+                      lair_coin=int(merged["lair_coin"]))
+        return Step(state, (Line("welcome"),))
+
+    def expects(self, state: State) -> Expectation:
+        q = self._question(state)
+        return Expectation(q.prompt(state), q.accepts(state))
+
+    def apply(self, state: State, given: GameInput) -> Step:
+        q = self._question(state)
+        refused = check(state, q.accepts(state), given)
+        return refused or q.answer(state, given)
+
+    def status(self, state: State) -> tuple[Line, ...]:
+        lines = [Line(f"status.{state.phase}", {"target": state.target, "plan": state.plan})]
+        for i, c in enumerate(state.crew):
+            kind = "dead" if c.dead else "retired" if c.retired else "character"
+            lines.append(Line(f"status.{kind}", {
+                "name": c.name, "stress": c.stress, "max": state.stress_boxes,
+                "trauma": list(c.traumas) or "none", "harm": harm_words(state, i) or "none",
+                "coin": c.coin, "stash": c.stash}))
+            if state.phase == "score" and c.active:
+                lines.append(Line("status.load", {"name": c.name, "load": c.load,
+                                                  "items": c.items}))
+        lines.append(Line("status.crew", {"coin": state.coin, "heat": state.heat}))
+        lines += [read_clock(c) for c in state.clocks]
+        return tuple(lines)
+
+    @staticmethod
+    def _question(state: State) -> Question:
+        return QUESTIONS["trauma" if state.traumatised else state.ask]
+
+
+RULES = BladesRules()
+INFO = RulesInfo(
+    rules=RULES,
+    title="Blades in the Dark",
+    summary="A crew of scoundrels: action, resistance and fortune rolls, stress, clocks, "
+            "scores and downtime.",
+    aliases=("blades-in-the-dark", "bitd"),
+)

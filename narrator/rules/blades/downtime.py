@@ -1,0 +1,66 @@
+"""Downtime activities (SRD "The Game Structure", "Coin Use"): two per scoundrel, more at 1 coin
+each. The SRD names indulging a vice, recovering, long-term projects and training but not how
+each is rolled, so the table states the result and the app keeps the marks."""
+
+from __future__ import annotations
+
+from narrator.events import Line
+from narrator.rules.base import AcceptNumber, AcceptWords, Step, reject
+from narrator.rules.blades.clocks import candidates
+from narrator.rules.blades.flow import begin, entry, question, step
+from narrator.rules.blades.ledger import set_marks
+from narrator.rules.blades.sheet import heal, mark_stress
+from narrator.rules.blades.state import HARM_LEVELS, State
+
+FREE_ACTIVITIES = 2
+KINDS = ("vice", "recover", "project", "train")
+
+
+def _can_act(state: State) -> list[int]:
+    return [i for i in state.active()
+            if state.crew[i].activities < FREE_ACTIVITIES or state.crew[i].coin >= 1]
+
+
+@entry("activity", phases=("downtime",), among=_can_act)
+def _activity(state: State) -> Step:
+    return step(begin(state, "activity", "activity.kind", among=_can_act(state)))
+
+
+@question("activity.kind", lambda s: Line("ask.activity", {"name": s.who().name,
+                                                           "taken": s.who().activities}),
+          lambda s: (AcceptWords(KINDS),))
+def _kind(state: State, given) -> Step:
+    c = state.who()
+    if given.word == "recover" and not c.harm:
+        return reject(state, "reject.no_harm", name=c.name)
+    if given.word == "project" and not candidates(state, "tick"):
+        return reject(state, "reject.no_clock.project")
+    paid = c.activities >= FREE_ACTIVITIES
+    state = set_marks(state, activities=c.activities + 1, coin=c.coin - int(paid))
+    said = [Line("activity.paid", {"name": c.name})] if paid else []
+    if given.word == "train":
+        return step(state.menu(), *said, Line("activity.train", {"name": c.name}))
+    if given.word == "project":
+        return step(state.then("clock.pick", op="tick"), *said)
+    return step(state.then(f"activity.{given.word}"), *said)
+
+
+@question("activity.vice", lambda s: Line("ask.vice", {"name": s.who().name,
+                                                       "stress": s.who().stress}),
+          lambda s: (AcceptNumber(0, s.who().stress),))
+def _vice(state: State, given) -> Step:
+    state, said = mark_stress(state.menu(), state.get("who"), -given.value)
+    return step(state, *said)
+
+
+def _harm_levels(s: State) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(HARM_LEVELS[level] for level, _ in s.who().harm))
+
+
+@question("activity.recover", lambda s: Line("ask.recover", {"name": s.who().name,
+                                                             "levels": list(_harm_levels(s))}),
+          lambda s: (AcceptWords(_harm_levels(s)),))
+def _recover(state: State, given) -> Step:
+    level = next(n for n, w in HARM_LEVELS.items() if w == given.word)
+    state, said = heal(state.menu(), state.get("who"), level)
+    return step(state, *said)

@@ -1,0 +1,152 @@
+"""The hub-and-spoke flow: every question the game can ask, by id, and how answers are checked.
+
+Each question is registered with ``@question(id, prompt, accepts)`` on the function that takes
+its answer. A flow starts from the menu with ``begin`` (which first asks who, when the crew has
+more than one scoundrel able to act) and goes back to the menu when it is done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from narrator.events import Continue, Dice, GameInput, Line, Number, Say, Text, Word
+from narrator.rules.base import (
+    Accept, AcceptContinue, AcceptDice, AcceptNumber, AcceptText, AcceptWords, Step, reject,
+)
+from narrator.rules.blades.judge import dice_to_roll
+from narrator.rules.blades.state import State, spoken
+
+
+@dataclass(frozen=True)
+class Question:
+    prompt: Callable[[State], Line]
+    accepts: Callable[[State], tuple[Accept, ...]]
+    answer: Callable[[State, GameInput], Step]
+
+
+QUESTIONS: dict[str, Question] = {}
+
+
+def question(ask: str, prompt: Callable[[State], Line],
+             accepts: Callable[[State], tuple[Accept, ...]]):
+    """Register the decorated function as the answer to question ``ask``."""
+    def register(answer: Callable[[State, GameInput], Step]):
+        QUESTIONS[ask] = Question(prompt, accepts, answer)
+        return answer
+    return register
+
+
+def step(state: State, *say: Say) -> Step:
+    return Step(state, tuple(say))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A menu word: the phases it is offered in, who may take it, and where its flow starts."""
+
+    phases: tuple[str, ...]
+    among: Callable[[State], list[int]] | None
+    start: Callable[[State], Step]
+
+
+#: the menu words in the order the menu says them
+ORDER = ("action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm",
+         "stress", "coin", "stash", "item", "activity", "recruit", "next phase")
+MENU: dict[str, Entry] = {}
+PLAY_PHASES = ("free_play", "score", "downtime")
+
+
+def entry(word: str, phases: tuple[str, ...] = PLAY_PHASES,
+          among: Callable[[State], list[int]] | None = State.active):
+    """Register the decorated function as what menu word ``word`` does. ``among``: the
+    characters it can be about (the word is offered only when there is one); None: anyone."""
+    def register(start: Callable[[State], Step]):
+        MENU[word] = Entry(phases, among, start)
+        return start
+    return register
+
+
+def menu_words(state: State) -> tuple[str, ...]:
+    return tuple(w for w in ORDER if state.phase in MENU[w].phases
+                 and (MENU[w].among is None or MENU[w].among(state)))
+
+
+def begin(state: State, flow: str, first: str, among: list[int] | None = None) -> State:
+    """Start ``flow`` at question ``first``, first asking who (out of ``among``, by default
+    those able to act) when more than one could."""
+    among = state.active() if among is None else among
+    fresh = state.menu()
+    if len(among) == 1:
+        return fresh.then(first, flow=flow, who=among[0])
+    return fresh.then("who", flow=flow, next=first, among=tuple(among))
+
+
+def character_accepts(state: State, indexes: list[int], *extra: str) -> tuple[Accept, ...]:
+    """A character is chosen by name or by their number in the roster (1 is the first)."""
+    names = tuple(spoken(state.crew[i].name) for i in indexes)
+    return (AcceptWords(names + extra), AcceptNumber(1, len(state.crew)))
+
+
+def chosen_character(state: State, given: GameInput) -> int | None:
+    """The roster index a name or number picks, or None."""
+    if isinstance(given, Number):
+        return given.value - 1
+    return next((i for i, c in enumerate(state.crew) if spoken(c.name) == given.word), None)
+
+
+def roll_prompt(key: str, pool: int, **params) -> Line:
+    """Ask for a roll's faces; a zero pool is told to roll two and keep the lower."""
+    if pool <= 0:
+        return Line("ask.zero_dice")
+    return Line(key, {"count": pool, **params})
+
+
+def roll_accepts(pool: int) -> tuple[Accept, ...]:
+    return (AcceptDice(6, dice_to_roll(pool), dice_to_roll(pool)),)
+
+
+def names(state: State, indexes: list[int]) -> list[str]:
+    return [state.crew[i].name for i in indexes]
+
+
+@question("who", lambda s: Line("ask.who", {"names": names(s, list(s.get("among")))}),
+          lambda s: character_accepts(s, list(s.get("among"))))
+def _who(state: State, given: GameInput) -> Step:
+    index = chosen_character(state, given)
+    if index not in state.get("among"):
+        return reject(state, "reject.not_them", name=state.crew[index].name)
+    return step(state.then(state.get("next"), who=index))
+
+
+# --------------------------------------------------------------------------- checking answers
+
+
+def check(state: State, accepts: tuple[Accept, ...], given: GameInput) -> Step | None:
+    """A refusal when ``given`` is not a legal answer to the question, else None."""
+    spec = next((a for a in accepts if _kind(a) is type(given)), None)
+    if spec is None:
+        return reject(state, "reject.not_now")
+    if isinstance(given, Dice):
+        bad = [f for f in given.faces if not 1 <= f <= spec.sides]
+        if bad:
+            return reject(state, "reject.face", face=bad[0])
+        if not spec.min_count <= len(given.faces) <= spec.max_count:
+            return reject(state, "reject.count", heard=len(given.faces), want=spec.max_count)
+    if isinstance(given, Number):
+        spec = next((a for a in accepts if isinstance(a, AcceptNumber)
+                     and a.min <= given.value <= a.max), None)
+        if spec is None:
+            return reject(state, "reject.number", value=given.value)
+    if isinstance(given, Word):
+        numbered = given.word in spec.numbered
+        if given.word not in spec.words + spec.numbered or numbered != (given.number is not None):
+            return reject(state, "reject.word", word=given.word)
+    if isinstance(given, Text) and not given.text.strip():
+        return reject(state, "reject.not_now")
+    return None
+
+
+def _kind(accept: Accept) -> type | None:
+    return {AcceptContinue: Continue, AcceptDice: Dice, AcceptNumber: Number,
+            AcceptWords: Word, AcceptText: Text}.get(type(accept))

@@ -1,0 +1,184 @@
+"""Marks the table asks for directly: harm, stress, trauma, coin, stash and load items
+(SRD "Harm", "Stress & Trauma", "Coin and Stash", "Loadout")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from narrator.events import Line, Number
+from narrator.rules.base import AcceptNumber, AcceptText, AcceptWords, Step, reject
+from narrator.rules.blades.flow import (
+    begin, character_accepts, chosen_character, entry, question, step,
+)
+from narrator.rules.blades.sheet import add_trauma, mark_stress, record_harm
+from narrator.rules.blades.state import (
+    CARRY_MAX, HARM_LEVELS, LOADS, STASH_MAX, TRAUMAS, State,
+)
+
+CANCEL = "cancel"
+
+
+def _name(s: State) -> dict:
+    return {"name": s.who().name}
+
+
+# --------------------------------------------------------------------------- harm
+
+
+@entry("harm")
+def _harm(state: State) -> Step:
+    return step(begin(state, "harm", "harm.level"))
+
+
+@question("harm.level", lambda s: Line("ask.harm_level", _name(s)),
+          lambda s: (AcceptWords(tuple(HARM_LEVELS.values())), AcceptNumber(1, 4)))
+def _harm_level(state: State, given) -> Step:
+    level = (given.value if isinstance(given, Number)
+             else next(n for n, w in HARM_LEVELS.items() if w == given.word))
+    return step(state.then("harm.what", level=level))
+
+
+@question("harm.what", lambda s: Line("ask.harm_what", _name(s)),
+          lambda s: (AcceptText("harm"),))
+def _harm_what(state: State, given) -> Step:
+    state, said = record_harm(state.menu(), state.get("who"), state.get("level"),
+                              given.text.strip())
+    return step(state, *said)
+
+
+# --------------------------------------------------------------------------- stress and trauma
+
+
+@entry("stress")
+def _stress(state: State) -> Step:
+    return step(begin(state, "stress", "stress.change"))
+
+
+@question("stress.change", lambda s: Line("ask.stress", {**_name(s), "stress": s.who().stress}),
+          lambda s: (AcceptWords((), ("mark", "clear")),))
+def _stress_change(state: State, given) -> Step:
+    amount = given.number if given.word == "mark" else -given.number
+    state, said = mark_stress(state.menu(), state.get("who"), amount)
+    return step(state, *said)
+
+
+@question("trauma", lambda s: Line("ask.trauma", {"name": s.crew[s.traumatised[0]].name}),
+          lambda s: (AcceptWords(TRAUMAS),))
+def _trauma(state: State, given) -> Step:
+    index = state.traumatised[0]
+    if given.word in state.crew[index].traumas:
+        return reject(state, "reject.trauma_taken", name=state.crew[index].name,
+                      condition=given.word)
+    state, said = add_trauma(replace(state, traumatised=state.traumatised[1:]), index,
+                             given.word)
+    return step(state, *said)
+
+
+# --------------------------------------------------------------------------- coin and stash
+
+
+@entry("coin", among=None)
+def _coin(state: State) -> Step:
+    return step(state.menu().then("coin.who"))
+
+
+@question("coin.who", lambda s: Line("ask.coin_who"),
+          lambda s: character_accepts(s, s.active(), "crew"))
+def _coin_who(state: State, given) -> Step:
+    if getattr(given, "word", None) == "crew":
+        return step(state.then("coin.change", who=None))
+    index = chosen_character(state, given)
+    if index not in state.active():
+        return reject(state, "reject.not_them", name=state.crew[index].name)
+    return step(state.then("coin.change", who=index))
+
+
+def _holder(s: State) -> dict:
+    if s.get("who") is None:
+        return {"name": "the crew", "coin": s.coin}
+    return {"name": s.who().name, "coin": s.who().coin}
+
+
+@question("coin.change",
+          lambda s: Line("ask.coin_crew" if s.get("who") is None else "ask.coin", _holder(s)),
+          lambda s: (AcceptWords((CANCEL,), ("gain", "spend")),))
+def _coin_change(state: State, given) -> Step:
+    """Spending more than is held is refused; a scoundrel keeps at most 4 coin on hand and the
+    lair holds its limit (the excess must be spent soon)."""
+    if given.word == CANCEL:
+        return step(state.menu())
+    holder = _holder(state)
+    amount = given.number if given.word == "gain" else -given.number
+    if holder["coin"] + amount < 0:
+        return reject(state, "reject.no_coin", **holder)
+    if state.get("who") is None:
+        coin = state.coin + amount
+        said = [Line("coin.crew", {"coin": coin})]
+        if coin > state.lair_coin:
+            said.append(Line("coin.over_lair", {"coin": coin, "limit": state.lair_coin}))
+        return step(replace(state, coin=coin).menu(), *said)
+    if holder["coin"] + amount > CARRY_MAX:
+        return reject(state, "reject.carry", **holder)
+    return step(set_marks(state, coin=holder["coin"] + amount).menu(),
+                Line("coin.held", {"name": holder["name"], "coin": holder["coin"] + amount}))
+
+
+def set_marks(state: State, **marks) -> State:
+    return state.with_character(state.get("who"), replace(state.who(), **marks))
+
+
+@entry("stash")
+def _stash(state: State) -> Step:
+    return step(begin(state, "stash", "stash.change"))
+
+
+@question("stash.change",
+          lambda s: Line("ask.stash", {**_name(s), "stash": s.who().stash, "coin": s.who().coin}),
+          lambda s: (AcceptWords((CANCEL,), ("put", "take")),))
+def _stash_change(state: State, given) -> Step:
+    """Put coin in the stash (up to 40), or take coin out at two stash for each coin."""
+    if given.word == CANCEL:
+        return step(state.menu())
+    c, n = state.who(), given.number
+    if given.word == "put":
+        if n > c.coin:
+            return reject(state, "reject.no_coin", name=c.name, coin=c.coin)
+        if c.stash + n > STASH_MAX:
+            return reject(state, "reject.stash_full", name=c.name, stash=c.stash)
+        state = set_marks(state, coin=c.coin - n, stash=c.stash + n)
+    else:
+        if 2 * n > c.stash:
+            return reject(state, "reject.stash_low", name=c.name, stash=c.stash)
+        if c.coin + n > CARRY_MAX:
+            return reject(state, "reject.carry", name=c.name, coin=c.coin)
+        state = set_marks(state, coin=c.coin + n, stash=c.stash - 2 * n)
+    c = state.who()
+    return step(state.menu(), Line("stash.now", {"name": c.name, "stash": c.stash,
+                                                 "coin": c.coin, "lifestyle": c.stash // 10}))
+
+
+# --------------------------------------------------------------------------- load
+
+
+def _loaded(state: State) -> list[int]:
+    return [i for i in state.active() if state.crew[i].load]
+
+
+@entry("item", phases=("score",), among=_loaded)
+def _item(state: State) -> Step:
+    return step(begin(state, "item", "item.size", among=_loaded(state)))
+
+
+@question("item.size", lambda s: Line("ask.item", _name(s)),
+          lambda s: (AcceptNumber(1, 2), AcceptWords((CANCEL,))))
+def _item_size(state: State, given) -> Step:
+    """An item fills one or two boxes; no more than the chosen load allows."""
+    if not isinstance(given, Number):
+        return step(state.menu())
+    c = state.who()
+    limit = LOADS[c.load]
+    if c.items + given.value > limit:
+        return reject(state, "reject.load", name=c.name, load=c.load, items=c.items, limit=limit)
+    state = set_marks(state, items=c.items + given.value)
+    return step(state.menu(), Line("item.used", {"name": c.name, "items": c.items + given.value,
+                                                 "limit": limit}))

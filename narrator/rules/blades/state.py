@@ -1,0 +1,144 @@
+"""Blades in the Dark: the game's plain state and the fixed lists the SRD names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+#: the 12 actions, each under the attribute whose first column it fills (SRD "Action Ratings";
+#: the attribute table itself is missing from the text, its xp examples agree: Skirmish→Prowess,
+#: Hunt→Insight)
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "insight": ("hunt", "study", "survey", "tinker"),
+    "prowess": ("finesse", "prowl", "skirmish", "wreck"),
+    "resolve": ("attune", "command", "consort", "sway"),
+}
+ACTIONS: tuple[str, ...] = tuple(sorted(a for group in ATTRIBUTES.values() for a in group))
+ATTRIBUTE_OF: dict[str, str] = {a: attr for attr, group in ATTRIBUTES.items() for a in group}
+
+POSITIONS = ("controlled", "risky", "desperate")
+#: effect levels low to high; zero and extreme come only from factors (SRD "Assessing Factors")
+EFFECTS = ("zero", "limited", "standard", "great", "extreme")
+TRAUMAS = ("cold", "haunted", "obsessed", "paranoid", "reckless", "soft", "unstable", "vicious")
+#: harm levels by number (SRD "Harm examples") and how many injuries each row holds
+HARM_LEVELS = {1: "lesser", 2: "moderate", 3: "severe", 4: "fatal"}
+HARM_ROWS = {1: 2, 2: 2, 3: 1}
+#: the most items each load level allows (SRD "Loadout")
+LOADS = {"light": 3, "normal": 5, "heavy": 6, "encumbered": 9}
+CARRY_MAX = 4    # coin a scoundrel can keep on hand (SRD "Coin")
+STASH_MAX = 40   # the stash tracker's last box (SRD "Stash & Retirement")
+CLOCK_SIZES = (4, 6, 8)
+
+
+def spoken(text: str) -> str:
+    """How a name is matched when said: lower case words, no punctuation."""
+    return " ".join(re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split())
+
+
+def unique(name: str, taken: list[str]) -> str:
+    """``name``, numbered ("Ash 2") when another already uses it."""
+    keys = {spoken(t) for t in taken}
+    if spoken(name) not in keys:
+        return name
+    n = 2
+    while spoken(f"{name} {n}") in keys:
+        n += 1
+    return f"{name} {n}"
+
+
+@dataclass(frozen=True)
+class Character:
+    """One scoundrel's sheet as far as the rules need it."""
+
+    name: str
+    stress: int = 0
+    traumas: tuple[str, ...] = ()
+    harm: tuple[tuple[int, str], ...] = ()   # (level, what), in the order recorded
+    coin: int = 0
+    stash: int = 0
+    load: str = ""          # chosen for the current score
+    items: int = 0          # load used this score
+    activities: int = 0     # downtime activities taken this downtime
+    dead: bool = False
+
+    @property
+    def retired(self) -> bool:
+        return len(self.traumas) >= 4
+
+    @property
+    def active(self) -> bool:
+        return not self.dead and not self.retired
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A progress clock. ``rival``: the clock it races; ``after``: the clock that must fill
+    before this one can be ticked (linked); ``tug``: it may also be ticked down."""
+
+    name: str
+    size: int
+    filled: int = 0
+    tug: bool = False
+    rival: str = ""
+    after: str = ""
+
+    @property
+    def full(self) -> bool:
+        return self.filled >= self.size
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game: phase, the question being asked and its answers so far, the crew."""
+
+    phase: str = "setup"
+    ask: str = "crew_size"
+    draft: tuple[tuple[str, Any], ...] = ()
+    crew_size: int = 0
+    crew: tuple[Character, ...] = ()
+    clocks: tuple[Clock, ...] = ()
+    coin: int = 0           # the crew's coin in the lair
+    heat: int = 0
+    target: str = ""
+    plan: str = ""
+    traumatised: tuple[int, ...] = ()   # characters waiting to choose a trauma condition
+    stress_boxes: int = 9
+    lair_coin: int = 4
+
+    # ---------------------------------------------------------------- the current question
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.draft).get(key, default)
+
+    def then(self, ask: str, **answers: Any) -> "State":
+        """Go to question ``ask``, keeping the answers so far plus ``answers``."""
+        return replace(self, ask=ask, draft=tuple({**dict(self.draft), **answers}.items()))
+
+    def menu(self) -> "State":
+        """Back to the phase menu, answers dropped."""
+        return replace(self, ask="menu", draft=())
+
+    # ---------------------------------------------------------------- the crew
+
+    def active(self) -> list[int]:
+        """Indexes of the characters who can still act."""
+        return [i for i, c in enumerate(self.crew) if c.active]
+
+    def who(self) -> Character:
+        """The character the current question is about."""
+        return self.crew[self.get("who")]
+
+    def with_character(self, index: int, character: Character) -> "State":
+        crew = list(self.crew)
+        crew[index] = character
+        return replace(self, crew=tuple(crew))
+
+    # ---------------------------------------------------------------- clocks
+
+    def clock(self, name: str) -> Clock:
+        return next(c for c in self.clocks if c.name == name)
+
+    def with_clock(self, clock: Clock) -> "State":
+        return replace(self, clocks=tuple(clock if c.name == clock.name else c
+                                          for c in self.clocks))
