@@ -1,0 +1,85 @@
+"""Hell for Leather (playtest 0.9): team vs team or co-op, played hands-free.
+
+The table throws the dice at the Conflict Target and says what each did; these rules keep the
+teams, the Narrator Cups, the Heat, Drive, Felonies, Hunters, Victory Points, Goals and the
+Finale. docs/hell-for-leather.md lists every decision point and rule choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from narrator.events import GameInput, Line
+from narrator.rules.base import Expectation, RulesInfo, Step
+from narrator.rules.hell_for_leather import (  # noqa: F401  (each registers its steps)
+    consequences, conflict, finale, setup, storm, turn,
+)
+from narrator.rules.hell_for_leather.flow import apply as _apply
+from narrator.rules.hell_for_leather.flow import expectation, settle
+from narrator.rules.hell_for_leather.model import DRIVE, State, heat_status
+
+OPTIONS: dict[str, Any] = {
+    "exams": False,  # Appendix B: exam winners' spare Drive circle, Team A starts with 1 VP
+    "felony_stars": 6,  # length of the Felony rank track (the sheet is not in the text)
+}
+
+
+def _flag(value: Any) -> bool:
+    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+class HellForLeather:
+    name = "hell-for-leather"
+    script = "hell_for_leather"
+    options: Mapping[str, Any] = OPTIONS
+
+    def start(self, options: Mapping[str, Any]) -> Step:
+        opts = {**OPTIONS, **(options or {})}
+        s = State(todo=setup.first_steps(), exams=_flag(opts["exams"]),
+                  felony_stars=max(1, int(opts["felony_stars"])))
+        s, say = settle(s)
+        return Step(state=s, say=(Line("intro"),) + say)
+
+    def expects(self, state: State) -> Expectation:
+        return expectation(state)
+
+    def apply(self, state: State, given: GameInput) -> Step:
+        return _apply(state, given)
+
+    def status(self, state: State) -> tuple[Line, ...]:
+        if not state.teams or not state.sizes:
+            return (Line("status.setup"),)
+        lines = []
+        if not state.todo:
+            lines.append(Line(f"over.{state.outcome or 'lost'}"))
+        elif state.finale is not None and not state.storming:
+            f = state.finale
+            lines.append(Line("status.finale", {
+                "round": f.round, "turn": f.turn, "narrator": state.narrator.name,
+                "target": state.teams[state.other].members[state.teams[state.other].cup].name,
+                "team": state.team.name, "vp": f.vp[state.active], "rival_vp": f.vp[state.other]}))
+        else:
+            lines.append(Line("status.storm" if state.storming else "status.turn", {
+                "team": state.team.name, "narrator": state.narrator.name,
+                "adversary": turn.adversary(state)}))
+        for team in state.teams:
+            lines.append(Line("status.team", {
+                "team": team.name, "heat": team.heat, "heat_status": heat_status(team.heat),
+                "vp": team.vp, "done": team.done, "target": len(team.goals),
+                "cup": team.members[team.cup].name if team.members else "",
+                "goal": team.goals[team.done] if team.done < len(team.goals) else state.objective}))
+            if team.hunters:
+                lines.append(Line("status.hunters", {"team": team.name, "marks": team.hunters}))
+            for m in team.members:
+                lines.append(Line("status.contestant", {
+                    "name": m.name, "drive": DRIVE[m.drive], "felony": m.felony}))
+        return tuple(lines)
+
+
+INFO = RulesInfo(
+    rules=HellForLeather(),
+    title="Hell for Leather",
+    summary="Contestants run the Gauntlet, a deadly game show: dice thrown at a target, a tower "
+            "of Heat, Felonies and a bloody finale. Team against team, or co-op.",
+    aliases=("hfl", "hell_for_leather", "hell for leather"),
+)

@@ -1,0 +1,293 @@
+"""Rolling a conflict at the Conflict Target: Call for Help, the dice as the table reports them,
+Risks, Felony grade rolls, a fallen Heat, and a recount when a die was knocked.
+
+Dice stay physical: the table says what each d10 did (merit, pass, curse and its face, or
+"heat fell"); the app never rolls. Scoring is done by the step named after the conflict's kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from narrator.events import Continue, Dice, Line, Number, Word
+from narrator.rules.base import AcceptNumber
+from narrator.rules.hell_for_leather import charts
+from narrator.rules.hell_for_leather.flow import (
+    NEXT, NO_ROLLING, acts, ask, asks, auto, choices, push, refuse, todo, words,
+)
+from narrator.rules.hell_for_leather.model import (
+    DRIVE_ZERO, Conflict, Die, State, Throw, add_heat, set_member, set_team,
+)
+
+MAX_FELONY_DICE = 3
+#: the automatic step that scores each kind of conflict
+SCORER = {"conflict": "score", "skill": "score", "finale": "finale_score", "storm": "storm_score"}
+FALL = {"conflict": "heat_stayed", "skill": "heat_stayed", "finale": "finale_fall",
+        "storm": "storm_fall"}
+
+
+def start(s: State, kind: str, level: int) -> State:
+    """Begin a conflict for the active team's Narrator, throwing Drive dice for ``level``."""
+    team = s.team
+    c = Conflict(kind=kind, team=s.active, roller=team.cup, dilemma=s.dilemma)
+    s = replace(s, conflict=c)
+    allies = [i for i in team.alive() if i != team.cup]
+    if kind in ("conflict", "skill") and team.vp and allies:
+        return push(s, todo("help"), todo("plan", level))
+    return push(s, todo("plan", level))
+
+
+def normal_level(s: State) -> int:
+    """The Narrator's Drive level for an ordinary conflict; a Dilemma rolls at Drive -2."""
+    level = s.narrator.drive + (2 if s.dilemma else 0)
+    return min(level, DRIVE_ZERO)
+
+
+def _conflict(s: State) -> Conflict:
+    assert s.conflict is not None
+    return s.conflict
+
+
+def _set(s: State, **changes) -> State:
+    return replace(s, conflict=replace(_conflict(s), **changes))
+
+
+# --------------------------------------------------------------------------- Call for Help
+
+
+def _allies(s: State) -> list[int]:
+    c = _conflict(s)
+    return [i for i in s.team.alive() if i != c.roller and i not in c.helpers]
+
+
+@asks("help")
+def _ask_help(s, step):
+    most = min(s.team.vp, len(_allies(s)))
+    return ask("help.ask", AcceptNumber(0, most), NEXT, vp=s.team.vp,
+               allies=[s.team.members[i].name for i in _allies(s)])
+
+
+@acts("help")
+def _help(s, given, step):
+    n = 0 if isinstance(given, Continue) else given.value
+    allies = _allies(s)
+    if n == 0:
+        return s, ()
+    s = set_team(s, s.active, vp=s.team.vp - n)
+    if n == len(allies):
+        s = _set(s, helpers=tuple(allies))
+        return s, (Line("help.called", {"helpers": [s.team.members[i].name for i in allies],
+                                        "vp": n}),)
+    return push(s, *[todo("helper") for _ in range(n)]), (Line("help.paid", {"vp": n}),)
+
+
+@asks("helper")
+def _ask_helper(s, step):
+    names = [s.team.members[i].name for i in _allies(s)]
+    return ask("help.which", AcceptNumber(1, len(names)), choices=choices(names))
+
+
+@acts("helper")
+def _helper(s, given: Number, step):
+    chosen = _allies(s)[given.value - 1]
+    s = _set(s, helpers=_conflict(s).helpers + (chosen,))
+    return s, (Line("help.joins", {"name": s.team.members[chosen].name}),)
+
+
+@auto("plan")
+def _plan(s, step):
+    """The Narrator throws first, then each helper in turn, then the Narrator's other dice
+    (Call for Help)."""
+    c = _conflict(s)
+    own = charts.drive_dice(step.args[0])
+    first = [Throw(c.roller, "drive")][:own]
+    rest = [Throw(c.roller, "drive")] * (own - len(first))
+    plan = tuple(first + [Throw(h, "help") for h in c.helpers] + rest)
+    s = _set(s, plan=plan)
+    say = (Line(f"roll.hand.{charts.hand(step.args[0])}", {"name": s.team.members[c.roller].name,
+                                                          "dice": own}),)
+    return push(s, todo("die" if plan else "no_dice", step.args[0])), say
+
+
+# --------------------------------------------------------------------------- the dice
+
+
+def _die_words(recount: bool):
+    options = ("merit", "pass", "curse") + (() if recount else ("heat fell",))
+    return words(*options, numbered=("curse",))
+
+
+@asks("die")
+def _ask_die(s, step):
+    c = _conflict(s)
+    throw = c.plan[len(c.dice)]
+    source = throw.source
+    if source == "drive":
+        source = f"drive.{charts.hand(step.args[0])}"
+    key = "die.recount" if c.recount else f"die.{source}"
+    thrower = s.teams[c.team].members[throw.who].name
+    return ask(key, _die_words(c.recount), NO_ROLLING, n=len(c.dice) + 1, count=len(c.plan),
+               name=thrower, heat=s.teams[c.team].heat)
+
+
+def _read_die(c: Conflict, given) -> Die | object:
+    """The Die a spoken result names, or a refusal."""
+    if isinstance(given, Dice):
+        return refuse("die.say_result")
+    if given.word != "curse":
+        return Die(given.word)
+    if given.number is None:
+        if c.kind in ("finale", "storm"):
+            return Die("curse", 10)
+        return refuse("die.curse_number")
+    if not 0 <= given.number <= 10:
+        return refuse("die.curse_range", number=given.number)
+    return Die("curse", given.number or 10)  # a d10's 0 is its ten
+
+
+@acts("die")
+def _die(s, given, step):
+    c = _conflict(s)
+    throw = c.plan[len(c.dice)]
+    if isinstance(given, Word) and given.word == "heat fell":
+        s = _set(s, fell_by=throw.who)
+        say = ()
+        if c.felony_open:
+            s, say = _commit_felony(s, sum(t.source == "felony" for t in c.plan))
+        return push(s, todo(FALL[c.kind])), say
+    die = _read_die(c, given)
+    if not isinstance(die, Die):
+        return die
+    s = _set(s, dice=c.dice + (die,))
+    say: tuple = ()
+    if not c.recount:
+        s, say = _after_throw(s, throw, die)
+    c = _conflict(s)
+    nxt = todo("die", *step.args) if len(c.dice) < len(c.plan) else todo("after_roll", *step.args)
+    return push(s, nxt), say
+
+
+def _after_throw(s: State, throw: Throw, die: Die):
+    """Risks & Felonies: a Risk die that is no Merit escalates to a Felony; the grade is the
+    number of d10s thrown until a Merit (or a fallen Heat), at most three."""
+    c = _conflict(s)
+    if c.kind not in ("conflict", "skill"):
+        return s, ()
+    roller = s.teams[c.team].members[c.roller]
+    if throw.source == "risk" and die.word != "merit":
+        if roller.felony >= s.felony_stars:
+            return s, (Line("felony.no_stars", {"name": roller.name}),)
+        s = _set(s, felony_open=True, plan=c.plan + (Throw(c.roller, "felony"),))
+        return s, (Line("felony.escalated", {"name": roller.name}),)
+    if throw.source == "felony":
+        thrown = sum(t.source == "felony" for t in c.plan)
+        if die.word == "merit" or thrown == MAX_FELONY_DICE:
+            return _commit_felony(s, thrown)
+        return _set(s, plan=c.plan + (Throw(c.roller, "felony"),)), ()
+    return s, ()
+
+
+def _commit_felony(s: State, grade: int):
+    c = _conflict(s)
+    roller = s.teams[c.team].members[c.roller]
+    rank = min(s.felony_stars, roller.felony + grade)
+    s = set_member(s, c.team, c.roller, felony=rank)
+    s = _set(s, felony=grade, felony_open=False)
+    return s, (Line("felony.committed", {"name": roller.name, "grade": grade, "rank": rank}),)
+
+
+# --------------------------------------------------------------------------- after the last die
+
+
+def risk_allowed(c: Conflict) -> str | None:
+    """None when a Risk may be taken now, else the refusal's key."""
+    if c.kind == "skill":
+        return "risk.skill"
+    if c.kind != "finale" and c.risks:
+        return "risk.once"
+    return None
+
+
+@asks("after_roll")
+def _ask_after(s, step):
+    c = _conflict(s)
+    heat = s.teams[c.team].heat
+    if c.kind == "finale":
+        return ask("after.finale", words("risk", "recount"), NEXT,
+                   points=charts.finale_points(c.dice), heat=heat)
+    key = "after.risk" if risk_allowed(c) is None else "after.final"
+    return ask(key, words("risk", "recount"), NEXT, result=charts.best(c.dice), heat=heat)
+
+
+@acts("after_roll")
+def _after(s, given, step):
+    c = _conflict(s)
+    if isinstance(given, Continue):
+        return push(s, todo(SCORER[c.kind])), ()
+    if given.word == "recount":
+        s = _set(s, dice=(), recount=True)
+        return push(s, todo("die", *step.args)), (Line("recount.start"),)
+    return _take_risk(s, step)
+
+
+def _take_risk(s: State, step):
+    c = _conflict(s)
+    refusal = risk_allowed(c)
+    if refusal:
+        return refuse(refusal)
+    s = add_heat(s, c.team, 1)
+    s = _set(s, risks=c.risks + 1, recount=False, plan=c.plan + (Throw(c.roller, "risk"),),
+             dice=c.dice)
+    return push(s, todo("die", *step.args)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
+
+
+# --------------------------------------------------------------------------- Drive 0, no dice
+
+
+@asks("no_dice")
+def _ask_no_dice(s, step):
+    c = _conflict(s)
+    name = s.teams[c.team].members[c.roller].name
+    if c.kind in ("finale", "storm"):
+        return ask(f"nodice.{c.kind}", words("risk"), NEXT, name=name)
+    return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING, name=name)
+
+
+@acts("no_dice")
+def _no_dice(s, given, step):
+    c = _conflict(s)
+    if isinstance(given, Word):
+        return _take_risk(s, step)
+    if isinstance(given, Continue):
+        return push(s, todo(SCORER[c.kind])), ()
+    face = given.value if isinstance(given, Number) else given.faces[0]
+    return push(_set(s, curse_roll=face or 10), todo(SCORER[c.kind])), ()
+
+
+# --------------------------------------------------------------------------- a fallen Heat
+
+
+@asks("heat_stayed")
+def _ask_stayed(s, step):
+    heat = s.teams[_conflict(s).team].heat
+    return ask("fall.stayed", AcceptNumber(0, heat - 1), heat=heat)
+
+
+@acts("heat_stayed")
+def _stayed(s, given: Number, step):
+    return push(_set(s, stayed=given.value), todo("heat_total")), ()
+
+
+@asks("heat_total")
+def _ask_total(s, step):
+    c = _conflict(s)
+    fallen = s.teams[c.team].heat - c.stayed
+    return ask("fall.total", AcceptNumber(fallen, 6 * fallen), fallen=fallen)
+
+
+@acts("heat_total")
+def _total(s, given: Number, step):
+    c = _conflict(s)
+    score = charts.heat_fall_score(given.value, c.stayed)
+    return push(_set(s, heat_score=score), todo("score")), (
+        Line("fall.scored", {"total": given.value, "stayed": c.stayed, "score": score}),)
