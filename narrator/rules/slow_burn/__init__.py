@@ -1,0 +1,47 @@
+"""Slow Burn (Leo Lalande, Game Chef 2009): blacklisted spies work a Job of seven segments
+while the Agency interferes, and each episode every spy Pushes for Freedom.
+
+The rules are pure: the flow lives in ``State.todo`` (see ``engine``), the text in
+``scripts/slow_burn/``. Table choices are named options, documented in docs/slow-burn.md.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from narrator.events import GameInput, Line
+from narrator.rules.base import Expectation, RulesInfo, Step
+from narrator.rules.slow_burn import agency, job, mini, setup  # noqa: F401  (register steps)
+from narrator.rules.slow_burn import engine
+from narrator.rules.slow_burn.state import DEFAULTS, Options, State
+from narrator.rules.slow_burn.status import status
+
+
+class SlowBurn:
+    """The Rules interface for Slow Burn."""
+
+    name = "slow-burn"
+    script = "slow_burn"
+    options: Mapping[str, Any] = MappingProxyType(DEFAULTS)
+
+    def start(self, options: Mapping[str, Any]) -> Step:
+        state, said = engine.run(State(Options.parse(options), todo=(("welcome", -1),)))
+        return Step(state, said)
+
+    def expects(self, state: State) -> Expectation:
+        return engine.expects(state)
+
+    def apply(self, state: State, given: GameInput) -> Step:
+        return engine.apply(state, given)
+
+    def status(self, state: State) -> tuple[Line, ...]:
+        return status(state)
+
+
+INFO = RulesInfo(
+    rules=SlowBurn(),
+    title="Slow Burn",
+    summary="Blacklisted spies take a Job in seven segments and push to get off the blacklist.",
+    aliases=("slowburn", "slow burn"),
+)

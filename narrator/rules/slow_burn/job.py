@@ -1,0 +1,222 @@
+"""The Job (Tracks 7–13, 16, 18): segments, scenes, resources, scene dice and resolution,
+declaring a Push for Freedom, and the end of an episode."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from narrator.events import Line
+from narrator.rules.base import AcceptNumber, AcceptWords
+from narrator.rules.slow_burn.agency import RESPOND_WORDS, respond
+from narrator.rules.slow_burn.engine import (
+    Refused, action, ask, faces_said, outcome, question, roll, successes, track,
+)
+from narrator.rules.slow_burn.mini import start_mini
+from narrator.rules.slow_burn.setup import NOBODY, call_name, creation
+from narrator.rules.slow_burn.state import (
+    FLEUR_TOKENS, JOB_SEGMENTS, OPPOSITION_TARGET, Scene, Spy, State, names, on_job, then, with_spy,
+)
+
+
+def players(state: State) -> int:
+    """Track 8's "players": the spies, or the spies and the Handler (option ``players``)."""
+    return len(state.spies) + (state.options.players == "with_handler")
+
+
+def target(state: State, index: int) -> int:
+    """Track 12: Job dice succeed at the segment number plus one, less ignored scenes."""
+    return state.segment + 1 - state.spies[index].penalty
+
+
+@action("job")
+def _job(state: State, _: int):
+    state = replace(state, episode=state.episode + 1, segment=0, read=())
+    state, said = track(state, 7)
+    return then(state, ("segment", -1)), said
+
+
+@action("segment")
+def _segment(state: State, _: int):
+    state = replace(state, segment=state.segment + 1, opposition=2 * players(state), agency=0,
+                    pushers=(), scene=Scene())
+    state, said = track(state, 8)
+    said += (Line("said.segment", {"segment": state.segment, "dice": state.opposition}),)
+    push = (("push", -1),) if pushable(state) else ()
+    return then(state, *push, ("scene", -1)), said
+
+
+# --------------------------------------------------------------------------- Track 16
+
+
+def push_refusal(state: State, index: int) -> str | None:
+    """Why spy ``index`` cannot declare a Push for Freedom now (None when they can)."""
+    spy = state.spies[index]
+    if index in state.pushers:
+        return "reject.push_declared"
+    if spy.path is None:
+        return "reject.push_trackless"
+    if spy.free:
+        return "reject.push_free"
+    if spy.pushed:
+        return "reject.push_again"
+    if len(on_job(state)) <= 1:
+        return "reject.push_last"
+    return None
+
+
+def pushable(state: State) -> tuple[int, ...]:
+    return tuple(i for i in range(len(state.spies)) if push_refusal(state, i) is None)
+
+
+def _ask_push(state: State, _: int):
+    words = AcceptWords(tuple(call_name(s.name) for s in state.spies) + NOBODY)
+    key = "ask.push_more" if state.pushers else "ask.push"
+    return ask(key, words, spies=names(state, pushable(state)))
+
+
+@question("push", _ask_push)
+def _push(state: State, _: int, given):
+    if given.word in NOBODY:
+        if state.pushers:
+            return state, (Line("said.pushers", {"spies": names(state, state.pushers)}),)
+        return state, (Line("said.no_push"),)
+    index = next(i for i, s in enumerate(state.spies) if call_name(s.name) == given.word)
+    reason = push_refusal(state, index)
+    if reason:
+        raise Refused(reason, spy=state.spies[index].name)
+    said: tuple = ()
+    if not state.pushers:
+        state, said = track(state, 16)
+    state = replace(state, pushers=state.pushers + (index,))
+    said += (Line("said.push", {"spy": state.spies[index].name}),)
+    return then(state, ("push", -1)) if pushable(state) else state, said
+
+
+# --------------------------------------------------------------------------- Tracks 9–13
+
+
+@action("scene")
+def _scene(state: State, _: int):
+    scene = Scene(number=state.scene.number + 1, dice=(0,) * len(state.spies))
+    state = replace(state, scene=scene)
+    state, said = track(state, 9)
+    said += (Line("said.scene", {"segment": state.segment, "scene": scene.number,
+                                 "dice": state.opposition}),)
+    job = on_job(state)
+    still = tuple(("still_ignoring", i) for i in job if state.spies[i].ignoring)
+    resources = tuple(("resources", i) for i in job)
+    return then(state, *still, ("answer_interference", -1), *resources, ("prepare", -1)), said
+
+
+@question("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
+                                             spy=s.spies[i].name, penalty=s.spies[i].penalty))
+def _still_ignoring(state: State, index: int, given):
+    if given.word == "respond":
+        return respond(state, index)
+    spy = state.spies[index]
+    state = with_spy(state, index, penalty=spy.penalty + 1)
+    return state, (Line("said.still_ignoring", {"spy": spy.name, "penalty": spy.penalty + 1}),)
+
+
+@question("resources", lambda s, i: ask("ask.resources", AcceptNumber(0, s.spies[i].resources),
+                                        spy=s.spies[i].name, free=s.spies[i].resources))
+def _resources(state: State, index: int, given):
+    count, extra = given.value, max(0, given.value - 1)
+    dice = list(state.scene.dice)
+    dice[index] = count
+    state = replace(state, scene=replace(state.scene, dice=tuple(dice)),
+                    agency=state.agency + extra)
+    spy = state.spies[index].name
+    if extra:
+        return state, (Line("said.resources_agency", {"spy": spy, "dice": count, "agency": extra}),)
+    return state, (Line("said.resources", {"spy": spy, "dice": count}),)
+
+
+@action("roll")
+def _roll(state: State, _: int):
+    state, said = track(state, 12)
+    job = tuple(("job_roll", i) for i, n in enumerate(state.scene.dice) if n)
+    return then(state, ("opposition_roll", -1), *job, ("resolve", -1)), said
+
+
+@question("opposition_roll", lambda s, _: ask(
+    "ask.opposition_roll", *roll(s.opposition, OPPOSITION_TARGET), dice=s.opposition))
+def _opposition_roll(state: State, _: int, given):
+    count = successes(given)
+    state = replace(state, scene=replace(state.scene, against=count))
+    return state, faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
+
+
+def _ask_job_roll(state: State, index: int):
+    dice, aim = state.scene.dice[index], target(state, index)
+    return ask("ask.job_roll", *roll(dice, aim), spy=state.spies[index].name, dice=dice,
+               target=aim)
+
+
+@question("job_roll", _ask_job_roll)
+def _job_roll(state: State, index: int, given):
+    count = successes(given, target(state, index))
+    scene = replace(state.scene, successes=state.scene.successes + count)
+    line = Line("said.job_successes", {"spy": state.spies[index].name, "successes": count})
+    return replace(state, scene=scene), faces_said(given) + (line,)
+
+
+@action("resolve")
+def _resolve(state: State, _: int):
+    state, said = track(state, 13)
+    scene = state.scene
+    left = max(0, state.opposition - scene.successes)
+    said += (outcome(scene.successes, scene.against, state.options.tie),
+             Line("said.discard", {"discarded": state.opposition - left, "left": left}))
+    state = replace(state, opposition=left)
+    if left:
+        return then(state, ("scene", -1)), said
+    state = replace(state, agency=0)
+    said += (Line("said.segment_over", {"segment": state.segment}),)
+    push = (("push_segment", -1),) if state.pushers else ()
+    last = "finish" if state.segment == JOB_SEGMENTS else "segment"
+    return then(state, *push, (last, -1)), said
+
+
+# --------------------------------------------------------------------------- Tracks 17–18
+
+
+@action("push_segment")
+def _push_segment(state: State, _: int):
+    state, said = track(state, 17)
+    for index in state.pushers:
+        state = with_spy(state, index, pushed=True)
+    state, more = start_mini(state, "push", state.pushers, len(state.pushers))
+    return state, said + more
+
+
+@action("finish")
+def _finish(state: State, _: int):
+    """Track 18, then Track 16's price for every spy who did not push this episode."""
+    state, said = track(state, 18)
+    spies = []
+    for spy in state.spies:
+        if spy.blacklisted and not spy.pushed:
+            spy = replace(spy, path=max(1, spy.path - 1), persistent=spy.persistent + 1)
+            said += (Line("said.drift", {"spy": spy.name, "path": spy.path}),)
+        spies.append(replace(spy, pushed=False, ignoring=False, penalty=0))
+    state = replace(state, spies=tuple(spies))
+    state = replace(state, opposition=0, agency=0, pushers=())
+    if state.options.freed == "contact" and not any(s.blacklisted for s in state.spies):
+        return state, said + (Line("said.series_over"),)
+    return then(state, ("another", -1)), said
+
+
+@question("another", lambda s, _: ask("ask.another", AcceptWords(("yes", "no"))))
+def _another(state: State, _: int, given):
+    if given.word == "no":
+        return state, (Line("said.goodbye"),)
+    new = Spy() if state.options.freed == "new_spy" else Spy(path=None, persistent=0)
+    freed = tuple(i for i, s in enumerate(state.spies) if s.free)
+    said = tuple(Line("said.replace", {"spy": state.spies[i].name}) for i in freed)
+    spies = tuple(replace(new, name=s.name) if s.free else s for s in state.spies)
+    state = replace(state, spies=spies)
+    if state.options.fleur == "refresh":
+        state = replace(state, fleur=FLEUR_TOKENS)
+    items = sum((creation(i, True) for i in freed), ())
+    return then(state, *items, ("job", -1)), said + (Line("said.another"),)
