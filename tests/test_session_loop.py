@@ -72,7 +72,7 @@ def test_roll_for_me_rolls_the_expected_dice_and_says_every_face():
     transcript, journal, session, _ = play("next\n2\nroll for me\n", seed=3)
     rolled = journal.lines[-1]
     assert isinstance(rolled, Dice) and rolled.by_app and len(rolled.faces) == 2
-    assert f"Rolled {rolled.faces[0]} and {rolled.faces[1]}." in transcript
+    assert f"Rolled 2 dice: {rolled.faces[0]} and {rolled.faces[1]}." in transcript
 
 
 def test_help_says_what_is_accepted_now_and_status_where_we_are():

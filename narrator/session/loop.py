@@ -201,7 +201,9 @@ class Session:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome([Said(self._text(step.rejected), "reject")])
-        return self._stage(given, step, [Said(f"Rolled {spoken_list(faces)}.", "readback")])
+        dice_word = "die" if len(faces) == 1 else "dice"
+        said = Said(f"Rolled {len(faces)} {dice_word}: {spoken_list(faces)}.", "readback")
+        return self._stage(given, step, [said])
 
     def _goto(self, number: int | None) -> list[Said]:
         track = self.script.track_number(number) if number is not None else None

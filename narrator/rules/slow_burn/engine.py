@@ -87,11 +87,10 @@ def agency_roll(count: int) -> tuple:
 
 
 def faces_said(given: GameInput) -> tuple[Say, ...]:
-    """Read back every face and the count of dice (the app's own roll says so)."""
-    if not isinstance(given, Dice):
+    """Read back the faces a player gave (the session already said the app's own roll)."""
+    if not isinstance(given, Dice) or given.by_app:
         return ()
-    key = "roll.faces_app" if given.by_app else "roll.faces"
-    return (Line(key, {"faces": list(given.faces), "count": len(given.faces)}),)
+    return (Line("roll.faces", {"faces": list(given.faces)}),)
 
 
 def successes(given: GameInput, target: int = OPPOSITION_TARGET) -> int:
