@@ -220,10 +220,13 @@ def describe(expectation: Expectation) -> list[str]:
         if isinstance(a, AcceptContinue):
             out.append('"next" to go on')
         elif isinstance(a, AcceptDice):
-            count = (f"{a.min_count}" if a.min_count == a.max_count
-                     else f"{a.min_count} to {a.max_count}")
-            out.append(f"the faces of {count} {a.sides}-sided dice, like \"four and nine\""
-                       + (', or "roll for me"' if a.can_roll else ""))
+            if a.min_count == a.max_count == 1:
+                what = f"the face of one {a.sides}-sided die"
+            else:
+                count = (f"{a.min_count}" if a.min_count == a.max_count
+                         else f"{a.min_count} to {a.max_count}")
+                what = f"the faces of {count} {a.sides}-sided dice, like \"four and nine\""
+            out.append(what + (', or "roll for me"' if a.can_roll else " (the table rolls these)"))
         elif isinstance(a, AcceptSuccesses):
             out.append(f'a number of successes from 0 to {a.max}, like "three successes"')
         elif isinstance(a, AcceptNumber):
