@@ -155,10 +155,14 @@ def games() -> None:
 def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a folder of them "
                                                            "(default: the shipped scripts).")) -> None:
     """Check game scripts; print each problem as file:line: code message."""
-    from narrator.script.lint import lint_path
-    problems = lint_path(path or find_script(None))
+    from narrator.rules.half_chance import lint_cards
+    from narrator.script.lint import lint_path, script_folders
+    root = path or find_script(None)
+    problems = [str(p) for p in lint_path(root)]
+    folders = script_folders(root) or [root]
+    problems += [p for folder in folders for p in lint_cards(folder)]
     for problem in problems:
-        typer.echo(str(problem))
+        typer.echo(problem)
     if problems:
         raise typer.Exit(1)
     typer.echo("No problems found.")

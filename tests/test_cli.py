@@ -111,3 +111,15 @@ def test_sigkill_mid_episode_loses_no_confirmed_input(tmp_path):
                      input="quit\n")
     assert resumed.exit_code == 0, resumed.output
     assert f"after {len(expected)} inputs" in resumed.output
+
+
+def test_check_reports_a_card_with_no_end_card_and_fails(tmp_path):
+    folder = tmp_path / "my_cards"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("game: mine\ntitle: Mine\nprompts:\n  hi: Hello.\n")
+    (folder / "cards.yaml").write_text(
+        "cards:\n  - name: Mist\n    kind: wander\n    copies: 1\n    steps:\n"
+        "      - either: Describe the mist.\n      - plus: It lifts.\n")
+    result = invoke("check", str(folder))
+    assert result.exit_code == 1
+    assert "cards.yaml:2" in result.output and "END CARD" in result.output

@@ -134,7 +134,8 @@ def parse_file(path: Path) -> tuple[Any, list[Diagnostic]]:
 # --------------------------------------------------------------------------- building a Script
 
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
-_TOP = {"game": str, "title": str, "start": str, "tracks": list, "prompts": dict}
+#: top-level fields; ``cards`` is game data (the Half-Chance deck) that its rules read and check
+_TOP = {"game": str, "title": str, "start": str, "tracks": list, "prompts": dict, "cards": list}
 _TRACK = {"id": str, "number": int, "title": str, "lines": list, "next": list, "ending": bool,
           "audio": str}
 _TRACK_REQUIRED = ("id", "number", "title", "lines")
@@ -302,6 +303,8 @@ def _merge(build: _Builder, folder: Path, files: list[Path]):
                 raw_tracks.extend((item, getattr(item, "where", where)) for item in value)
             elif key == "prompts":
                 build.prompts(value, prompts)
+            elif key == "cards":
+                continue
             elif key in singles:
                 build.problem(Code.DUPLICATE_KEY, f"{key} is also given at {singles[key][1]}", where)
             else:
