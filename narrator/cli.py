@@ -176,3 +176,52 @@ def graph(game: str, fmt: str = typer.Option("mermaid", "--format", help="mermai
         fail("--format is mermaid or dot")
     script = _script(_game(game))
     typer.echo(to_mermaid(script) if fmt == "mermaid" else to_dot(script))
+
+
+@app.command()
+def voices(language: Optional[str] = typer.Option(None, "--language", "-l",
+                                                  help="Only voices whose language starts so, e.g. en.")) -> None:
+    """List the speech voices (use one with --voice)."""
+    from narrator.voice.tts import Renderer, TtsError
+    try:
+        found = Renderer().voices()
+    except TtsError as exc:
+        fail(str(exc))
+        raise
+    for v in found:
+        if language is None or any(lang.startswith(language) for lang in v.languages):
+            typer.echo(f"{v.id:24} {v.name:32} {', '.join(v.languages)}")
+
+
+@app.command()
+def devices() -> None:
+    """List the sound devices (use one with --output-device or the input setting)."""
+    try:
+        import sounddevice as sd
+    except OSError as exc:
+        fail(f"no sound devices: {exc} (install libportaudio2)")
+        raise
+    if not sd.query_devices():
+        fail("no sound devices found: check that a device is connected and PulseAudio or "
+             "PipeWire runs")
+    for i, d in enumerate(sd.query_devices()):
+        default = " (default)" if i in tuple(sd.default.device) else ""
+        typer.echo(f"{i:3} {d['name']:40} in {d['max_input_channels']:2}  "
+                   f"out {d['max_output_channels']:2}{default}")
+
+
+@app.command("render")
+def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder for Track01.wav ..."),
+                  voice: Optional[str] = typer.Option(None, "--voice", help="See narrator voices."),
+                  rate: Optional[float] = typer.Option(None, "--rate", help="0.5 to 3 (default 1).")) -> None:
+    """Write GAME's audio tracks, one WAV per track, rebuilt from its script."""
+    from narrator.settings import load_settings, with_options
+    from narrator.voice.render_tracks import render_with_progress
+    from narrator.voice.tts import TtsError
+    try:
+        settings = with_options(load_settings(), voice=voice, rate=rate)
+        paths = render_with_progress(_script(_game(game)), out, settings.voice, settings.rate)
+    except (ValueError, TtsError) as exc:
+        fail(str(exc))
+        raise
+    typer.echo(f"{len(paths)} tracks written to {out}")
