@@ -28,6 +28,15 @@ Confirm = typer.Option(None, "--confirm/--no-confirm",
 Speech = typer.Option(None, "--speak/--quiet",
                       help="Speak aloud, or captions only (default: speak with voice input).")
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
+Voice = typer.Option(None, "--voice", help="Speech voice (see narrator voices).")
+Rate = typer.Option(None, "--rate", help="Speech rate, 0.5 to 3 times normal.")
+Volume = typer.Option(None, "--volume", help="Speech volume, 0 to 1.")
+OutputDevice = typer.Option(None, "--output-device", help="Sound output (see narrator devices).")
+InputDevice = typer.Option(None, "--input-device", help="Microphone (see narrator devices).")
+Engine = typer.Option(None, "--engine", help="Recogniser: pocketsphinx (built in) or vosk.")
+Model = typer.Option(None, "--model", help="A vosk model folder (see narrator models).")
+ListenMode = typer.Option(None, "--listen", help="open (always listening) or push "
+                                                 "(press Enter to talk); see docs/speech-in.md.")
 
 
 def fail(message: str) -> None:
@@ -78,15 +87,25 @@ def _value(raw: str, default: Any) -> Any:
     return raw
 
 
+def _settings(**options: Any):
+    """The saved settings with this session's command-line options on top (not saved)."""
+    from narrator.settings import load_settings, with_options
+    try:
+        return with_options(load_settings(), **options)
+    except ValueError as exc:
+        fail(f"bad option: {exc}")
+
+
 def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[bool],
-          first: list | None = None) -> None:
+          devices: dict[str, Any], first: list | None = None) -> None:
     if input_mode not in ("voice", "text"):
         fail("--input is voice or text")
     captions = Captions()
     ears, mouth = TextEars(captions=captions), None
     if input_mode == "voice" or speech:
         from narrator.session.devices import open_devices
-        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears)
+        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears,
+                                   _settings(**devices))
     try:
         ended = run(session, ears, captions, journal, mouth, first)
     finally:
@@ -103,7 +122,11 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
 def play(game: str = typer.Argument(..., help="The game: see narrator games."),
          option: list[str] = typer.Option([], "--option", "-o", help="A rule option key=value."),
          input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
-         seed: Optional[int] = Seed, save: Optional[Path] = SaveDir) -> None:
+         seed: Optional[int] = Seed, save: Optional[Path] = SaveDir,
+         voice: Optional[str] = Voice, rate: Optional[float] = Rate,
+         volume: Optional[float] = Volume, output_device: Optional[str] = OutputDevice,
+         input_device: Optional[str] = InputDevice, engine: Optional[str] = Engine,
+         model: Optional[str] = Model, listen: Optional[str] = ListenMode) -> None:
     """Start a new session of GAME."""
     info = _game(game)
     script = _script(info)
@@ -112,14 +135,21 @@ def play(game: str = typer.Argument(..., help="The game: see narrator games."),
                       roller=Roller(seed))
     journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
                              info.rules.name, options)
-    _play(session, journal, input_mode, speech)
+    _play(session, journal, input_mode, speech, dict(
+        voice=voice, rate=rate, volume=volume, output_device=output_device,
+        input_device=input_device, engine=engine, model=model, listen_mode=listen))
 
 
 @app.command()
 def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
                                                         help="A saved session (default: the last)."),
-           input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
-           seed: Optional[int] = Seed, save: Optional[Path] = SaveDir) -> None:
+           input_mode: str = InputMode, confirm: Optional[bool] = Confirm,
+           speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
+           save: Optional[Path] = SaveDir, voice: Optional[str] = Voice,
+           rate: Optional[float] = Rate, volume: Optional[float] = Volume,
+           output_device: Optional[str] = OutputDevice, input_device: Optional[str] = InputDevice,
+           engine: Optional[str] = Engine, model: Optional[str] = Model,
+           listen: Optional[str] = ListenMode) -> None:
     """Go on with a saved session where it stopped."""
     try:
         path = find_session(save_dir(save), session_name)
@@ -136,7 +166,10 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
         session.replay(inputs_of(loaded.records))
     except ReplayError as exc:
         fail(f"{path}: {exc}")
-    _play(session, journal, input_mode, speech, session.resumed())
+    _play(session, journal, input_mode, speech, dict(
+        voice=voice, rate=rate, volume=volume, output_device=output_device,
+        input_device=input_device, engine=engine, model=model, listen_mode=listen),
+          session.resumed())
 
 
 def _confirming(confirm: Optional[bool], input_mode: str) -> bool:

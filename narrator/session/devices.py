@@ -10,12 +10,12 @@ import sys
 
 from narrator.session.console import TextEars
 from narrator.session.loop import Ears, Mouth
+from narrator.settings import Settings
 
 
-def open_devices(voice: bool, speak: bool, text_ears: TextEars) -> tuple[Ears, Mouth | None]:
+def open_devices(voice: bool, speak: bool, text_ears: TextEars,
+                 settings: Settings) -> tuple[Ears, Mouth | None]:
     """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``."""
-    from narrator.settings import load_settings
-    settings = load_settings()
     ears: Ears = text_ears
     if voice:
         from narrator.voice.listener import make_ears
