@@ -123,3 +123,16 @@ def test_check_reports_a_card_with_no_end_card_and_fails(tmp_path):
     result = invoke("check", str(folder))
     assert result.exit_code == 1
     assert "cards.yaml:2" in result.output and "END CARD" in result.output
+
+
+def test_no_microphone_and_no_speaker_fall_back_to_typing_and_captions(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "narrator", "play", "slow-burn", "--input-device", "99",
+         "--output-device", "99", "--save-dir", str(tmp_path)],
+        input="first session\nquit\n", capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Falling back to typed input" in result.stderr
+    assert "captions only" in result.stderr
+    assert "Track 2: Character Creation" in result.stdout
+    [journal] = tmp_path.glob("*.jsonl")
+    assert len(inputs_of(load(journal).records)) == 1
