@@ -1,0 +1,212 @@
+"""Recognisers: 16 kHz mono 16-bit audio in, a transcript and a confidence out.
+
+Two backends behind one interface (``start(grammar)``, ``feed(pcm)``, ``finish() -> Heard``):
+
+* ``PocketSphinx`` (default; its wheel ships the English model). A closed grammar maps *any*
+  speech to some phrase, so every utterance is also decoded by a phone loop (free phones). The
+  confidence is 1 minus the phone error rate between the grammar's answer (as dictionary
+  phones) and what the phone loop heard: table talk that the grammar squeezed into "next"
+  still sounds like "next time we should bring snacks" to the phone loop, and scores low.
+* ``Vosk`` when an English model is installed; it returns ``[unk]`` for out-of-grammar words
+  and a confidence per word. Nothing is ever downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from narrator.voice.grammar import Grammar
+
+RATE = 16000
+VOSK_ENV = "NARRATOR_VOSK_MODEL"
+VOSK_MODEL_NAME = "vosk-model-small-en-us-0.15"
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A transcript, its confidence (0..1) and the decoding time after the last sample (ms)."""
+
+    text: str
+    confidence: float
+    ms: float
+
+
+class Recognizer(Protocol):
+    name: str
+
+    def known(self, word: str) -> bool:
+        """Whether ``word`` is in the recogniser's dictionary."""
+
+    def start(self, grammar: Grammar) -> None:
+        """Begin an utterance under ``grammar``."""
+
+    def feed(self, pcm: bytes) -> None:
+        """More audio of the utterance (16 kHz mono int16)."""
+
+    def finish(self) -> Heard:
+        """End the utterance; what was said (text "" when nothing)."""
+
+
+def decode(recognizer: Recognizer, grammar: Grammar, pcm: bytes) -> Heard:
+    """One whole utterance at once."""
+    recognizer.start(grammar)
+    recognizer.feed(pcm)
+    return recognizer.finish()
+
+
+def phone_error_rate(expected: list[str], heard: list[str]) -> float:
+    """Edit distance between two phone strings over the length of ``expected``."""
+    if not expected:
+        return float(len(heard) > 0)
+    prev = list(range(len(heard) + 1))
+    for i, a in enumerate(expected, 1):
+        cur = [i]
+        for j, b in enumerate(heard, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a != b)))
+        prev = cur
+    return prev[-1] / len(expected)
+
+
+# --------------------------------------------------------------------------- pocketsphinx
+
+_FILLER_PHONES = {"SIL", "+NSN+", "+SPN+", "+BREATH+", "+COUGH+", "+UM+", "+NOISE+"}
+
+
+class PocketSphinx:
+    """The default backend: a grammar (or the large language model for free text) plus a
+    phone loop that scores how well the grammar's answer fits the sound."""
+
+    name = "pocketsphinx"
+
+    def __init__(self) -> None:
+        from pocketsphinx import Decoder, get_model_path
+
+        model = Path(get_model_path()) / "en-us"
+        self._lm_file = str(model / "en-us.lm.bin")
+        self._words = Decoder(samprate=RATE, lm=None, loglevel="FATAL")
+        self._phones = Decoder(samprate=RATE, lm=None, loglevel="FATAL")
+        self._phones.add_allphone_file("phones", str(model / "en-us-phone.lm.bin"))
+        self._phones.activate_search("phones")
+        self._searches: set[str] = set()
+        self._end = 0.0
+
+    def known(self, word: str) -> bool:
+        return self._words.lookup_word(word) is not None
+
+    def start(self, grammar: Grammar) -> None:
+        if grammar.key not in self._searches:
+            if grammar.free:
+                self._words.add_lm_file(grammar.key, self._lm_file)
+            else:
+                self._words.add_jsgf_string(grammar.key, grammar.jsgf())
+            self._searches.add(grammar.key)
+        self._words.activate_search(grammar.key)
+        self._words.start_utt()
+        self._phones.start_utt()
+
+    def feed(self, pcm: bytes) -> None:
+        self._words.process_raw(pcm)
+        self._phones.process_raw(pcm)
+
+    def finish(self) -> Heard:
+        begin = time.perf_counter()
+        self._words.end_utt()
+        self._phones.end_utt()
+        hyp, phones = self._words.hyp(), self._phones.hyp()
+        text = hyp.hypstr.strip() if hyp else ""
+        heard = [p for p in (phones.hypstr.split() if phones else []) if p not in _FILLER_PHONES]
+        expected = [p for w in text.split() for p in (self._words.lookup_word(w) or "").split()]
+        confidence = max(0.0, 1.0 - phone_error_rate(expected, heard)) if text else 0.0
+        return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000)
+
+
+# --------------------------------------------------------------------------- vosk
+
+
+def vosk_model_dirs(explicit: str | None = None) -> list[Path]:
+    """Where a vosk model may be, in order: ``explicit``, $NARRATOR_VOSK_MODEL, ./models/,
+    the project's models/ folder, and vosk's own cache (~/.cache/vosk)."""
+    places: list[Path] = []
+    for given in (explicit, os.environ.get(VOSK_ENV)):
+        if given:
+            places.append(Path(given).expanduser())
+    project = Path(__file__).resolve().parents[2] / "models"
+    for folder in (Path.cwd() / "models", project, Path.home() / ".cache" / "vosk"):
+        if folder.is_dir():
+            places.extend(sorted(p for p in folder.iterdir() if p.name.startswith("vosk-model")))
+    return places
+
+
+def is_vosk_model(path: Path) -> bool:
+    """A folder laid out as a vosk model (``am/`` and ``conf/`` or a ``final.mdl``)."""
+    return path.is_dir() and ((path / "am").is_dir() or (path / "final.mdl").exists())
+
+
+def find_vosk_model(explicit: str | None = None) -> Path | None:
+    """The first English vosk model found, or None."""
+    named = {Path(p).expanduser() for p in (explicit, os.environ.get(VOSK_ENV)) if p}
+    for place in vosk_model_dirs(explicit):
+        if is_vosk_model(place) and (place in named or "-en-" in place.name):
+            return place
+    return None
+
+
+class Vosk:
+    """Kaldi via vosk, restricted to the grammar's words plus ``[unk]``."""
+
+    name = "vosk"
+
+    def __init__(self, model: Path) -> None:
+        import vosk
+
+        vosk.SetLogLevel(-1)
+        self._vosk = vosk
+        self._model = vosk.Model(str(model))
+        self._rec = None
+
+    def known(self, word: str) -> bool:
+        return self._model.find_word(word) >= 0
+
+    def start(self, grammar: Grammar) -> None:
+        if grammar.free:
+            self._rec = self._vosk.KaldiRecognizer(self._model, RATE)
+        else:
+            phrases = json.dumps(grammar.words() + ["[unk]"])
+            self._rec = self._vosk.KaldiRecognizer(self._model, RATE, phrases)
+        self._rec.SetWords(True)
+
+    def feed(self, pcm: bytes) -> None:
+        self._rec.AcceptWaveform(pcm)
+
+    def finish(self) -> Heard:
+        begin = time.perf_counter()
+        result = json.loads(self._rec.FinalResult())
+        words = result.get("result", [])
+        text = result.get("text", "").strip()
+        confidence = min((w.get("conf", 0.0) for w in words), default=0.0)
+        if "[unk]" in text.split():
+            confidence = 0.0
+        return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000)
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+def make_recognizer(engine: str = "pocketsphinx", model: str | None = None) -> Recognizer:
+    """The recogniser asked for; vosk without a model says so and falls back to pocketsphinx."""
+    if engine not in ("pocketsphinx", "vosk"):
+        raise ValueError(f"unknown speech engine {engine!r}: use pocketsphinx or vosk")
+    if engine == "vosk":
+        found = find_vosk_model(model)
+        if found is not None:
+            return Vosk(found)
+        print(f"narrator: no vosk English model found{f' at {model}' if model else ''}; "
+              f"using pocketsphinx. Run `narrator models` to see how to install "
+              f"{VOSK_MODEL_NAME}.", file=sys.stderr)
+    return PocketSphinx()

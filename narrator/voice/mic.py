@@ -1,0 +1,143 @@
+"""Capture and endpointing: 16 kHz mono frames from a microphone, cut into utterances.
+
+``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
+30 ms frames over a queue; it counts overflows reported in the callback status. ``Endpointer``
+is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
+(with the audio just before kept as pre-roll) and ends after a short run of quiet frames.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+RATE = 16000
+FRAME = 480  # samples: 30 ms
+
+
+def rms(frame: bytes) -> float:
+    """Root mean square level of int16 samples."""
+    samples = np.frombuffer(frame, dtype=np.int16).astype(np.float64)
+    return float(np.sqrt(np.mean(samples ** 2))) if samples.size else 0.0
+
+
+@dataclass
+class Endpointer:
+    """Voice activity: ``push(frame)`` returns ("silence" | "start" | "speech" | "end", audio).
+
+    On "start" the audio is the pre-roll plus the frame; on "speech" the frame; on "end" the
+    frame that ended it. ``start_ratio``/``end_ratio`` are levels over the noise floor.
+    """
+
+    start_frames: int = 3        # 90 ms of loud frames start an utterance
+    end_frames: int = 10         # 300 ms of quiet frames end it
+    preroll_frames: int = 10
+    max_frames: int = 200        # 6 s: longer is talk, not a command; cut it
+    start_ratio: float = 3.0     # ~10 dB over the noise floor
+    end_ratio: float = 2.0
+    min_level: float = 120.0     # int16 rms under which nothing is speech
+
+    def __post_init__(self) -> None:
+        self.floor: float | None = None
+        self.in_speech = False
+        self._loud = 0
+        self._quiet = 0
+        self._length = 0
+        self._recent: deque[bytes] = deque(maxlen=self.preroll_frames)
+
+    def push(self, frame: bytes) -> tuple[str, bytes]:
+        level = rms(frame)
+        if self.floor is None:
+            self.floor = max(level, 1.0)
+        if not self.in_speech:
+            return self._silent(frame, level)
+        self._length += 1
+        self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
+        if self._quiet >= self.end_frames or self._length >= self.max_frames:
+            self.in_speech = False
+            self._recent.clear()
+            return "end", frame
+        return "speech", frame
+
+    def _threshold(self, ratio: float) -> float:
+        return max(self.floor * ratio, self.min_level)
+
+    def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
+        self._recent.append(frame)
+        if level >= self._threshold(self.start_ratio):
+            self._loud += 1
+        else:
+            self._loud = 0
+            # the floor follows quiet quickly and loud slowly
+            rate = 0.05 if level > self.floor else 0.2
+            self.floor += rate * (level - self.floor)
+        if self._loud < self.start_frames:
+            return "silence", frame
+        self.in_speech, self._loud, self._quiet = True, 0, 0
+        self._length = len(self._recent)
+        audio = b"".join(self._recent)
+        self._recent.clear()
+        return "start", audio
+
+
+class Mic:
+    """A 16 kHz mono int16 input stream; ``read(timeout)`` gives one 30 ms frame or None."""
+
+    def __init__(self, device: str | int | None = None) -> None:
+        import sounddevice as sd
+
+        self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
+        self.overflows = 0
+        self.dropped = 0
+        try:
+            self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
+                                             channels=1, dtype="int16", callback=self._callback)
+            self._stream.start()
+        except (sd.PortAudioError, ValueError) as exc:
+            raise RuntimeError(f"cannot open the microphone {device!r}: {exc}. Check "
+                               f"`narrator devices` and pass --input-device, or play with "
+                               f"--input text.") from exc
+
+    def _callback(self, data, frames, when, status) -> None:
+        if status.input_overflow:
+            self.overflows += 1
+            print("narrator: microphone overflow (audio lost); is the machine busy?",
+                  file=sys.stderr)
+        try:
+            self._frames.put_nowait(bytes(data))
+        except queue.Full:
+            self.dropped += 1
+
+    def read(self, timeout: float | None = None) -> bytes | None:
+        try:
+            return self._frames.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def drain(self) -> None:
+        """Forget audio captured so far (e.g. while listening was off)."""
+        while self.read(timeout=0) is not None:
+            pass
+
+    def close(self) -> None:
+        self._stream.stop()
+        self._stream.close()
+
+
+def check_input(device: str | int | None = None) -> None:
+    """Raise a clear RuntimeError when there is no usable input device."""
+    try:
+        import sounddevice as sd
+    except OSError as exc:
+        raise RuntimeError(f"cannot listen: {exc}. Install PortAudio (Debian/Ubuntu: "
+                           f"apt-get install libportaudio2) or play with --input text.") from exc
+    try:
+        sd.check_input_settings(device=device, samplerate=RATE, channels=1, dtype="int16")
+    except Exception as exc:
+        raise RuntimeError(f"no microphone to listen with ({exc}). Plug one in, pick one "
+                           f"from `narrator devices` with --input-device, or play with "
+                           f"--input text.") from exc

@@ -1,0 +1,43 @@
+"""`narrator models`: which speech-recognition models are installed and how to add vosk's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from narrator.voice.asr import VOSK_ENV, VOSK_MODEL_NAME, find_vosk_model, vosk_model_dirs
+
+VOSK_URL = f"https://alphacephei.com/vosk/models/{VOSK_MODEL_NAME}.zip"
+
+
+def pocketsphinx_model() -> Path | None:
+    """The English model shipped inside the pocketsphinx wheel, or None if it is missing."""
+    try:
+        from pocketsphinx import get_model_path
+    except ImportError:
+        return None
+    path = Path(get_model_path()) / "en-us"
+    return path if (path / "en-us").is_dir() else None
+
+
+def report(model: str | None = None) -> list[str]:
+    """Lines saying what is installed and, when vosk has no model, how to get one."""
+    lines = []
+    sphinx = pocketsphinx_model()
+    lines.append(f"pocketsphinx: {'installed, English model at ' + str(sphinx) if sphinx else 'missing: pip install pocketsphinx'}"
+                 + (" (the default engine)" if sphinx else ""))
+    found = find_vosk_model(model)
+    if found is not None:
+        lines.append(f"vosk: English model at {found} (use it with --engine vosk)")
+        return lines
+    looked = [str(p) for p in vosk_model_dirs(model)] or ["(no candidate folders)"]
+    project = Path(__file__).resolve().parents[2] / "models"
+    lines += [
+        "vosk: no English model installed (pocketsphinx is used instead).",
+        f"  looked in: {', '.join(looked)}",
+        f"  To install {VOSK_MODEL_NAME} (about 40 MB), download it yourself:",
+        f"    {VOSK_URL}",
+        f"  unzip it into {project}/ (so {project}/{VOSK_MODEL_NAME}/am exists),",
+        f"  or anywhere and set {VOSK_ENV}=/path/to/{VOSK_MODEL_NAME}, or pass --model PATH.",
+        "  narrator never downloads a model by itself.",
+    ]
+    return lines
