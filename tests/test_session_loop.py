@@ -103,3 +103,26 @@ def test_replaying_the_inputs_rebuilds_the_same_state():
 def test_quit_stops_without_ending_the_game():
     transcript, journal, session, ended = play("next\nquit\n2\n")
     assert not ended and "Saved." in transcript and session.state.players == 0
+
+
+class RecordingMouth:
+    """A speaker stand-in that records calls (the real one is tested on real devices)."""
+
+    def __init__(self):
+        self.calls = []
+        self.is_speaking = False
+
+    def __getattr__(self, name):
+        return lambda *args: self.calls.append((name, *args))
+
+
+def test_with_a_speaker_each_listen_is_cued_and_accepted_or_unclear_inputs_have_earcons():
+    mouth = RecordingMouth()
+    session = Session(INFO, SCRIPT, {})
+    captions = Captions(io.StringIO())
+    run(session, TextEars(io.StringIO("next\nbanana\n2\n"), echo=False), captions,
+        MemoryJournal(), mouth)
+    earcons = [c[1] for c in mouth.calls if c[0] == "earcon"]
+    assert earcons[:4] == ["listening", "accepted", "listening", "unclear"]
+    spoken = [c[1].text for c in mouth.calls if c[0] == "say"]
+    assert "Roll two dice three times." in spoken and "How many players?" in spoken

@@ -288,6 +288,8 @@ def run(session: Session, ears: Ears, show: Callable[[Said], None], journal: Any
         _speak(said, show, mouth, ears)
         if session.over:
             return True
+        if mouth is not None:
+            mouth.earcon("listening")
         heard = ears.listen(session.expectation, speaking=False)
         if heard is None:
             return False
