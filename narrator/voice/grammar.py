@@ -167,12 +167,28 @@ def build(expectation: Expectation | None, known: Callable[[str], bool], *,
 
 def _checked(parts: list[Expr], known: Callable[[str], bool], wake: bool) -> Grammar:
     missing = {w for p in parts for w in words_of(p) if not known(w)}
-    kept = [p for p in parts if not words_of(p) & missing]
-    root = alt(kept)
+    root = _prune(alt(parts), missing)
     if wake:
         root = seq(W(WAKE_WORD), root)
     pattern = re.compile(_regex(root))
     return Grammar(root, unknown=tuple(sorted(missing)), _pattern=pattern)
+
+
+def _prune(expr: Expr, missing: set[str]) -> Expr | None:
+    """``expr`` without the phrases that need a word of ``missing``."""
+    kind = expr[0]
+    if kind == "w":
+        return None if expr[1] in missing else expr
+    if kind == "opt":
+        inner = _prune(expr[1], missing)
+        return None if inner is None else opt(inner)
+    kids = [_prune(e, missing) for e in expr[1:]]
+    if kind == "seq":  # a missing optional part is left out, a missing required one drops all
+        if any(k is None and e[0] != "opt" for k, e in zip(kids, expr[1:])):
+            return None
+        return seq(*(k for k in kids if k is not None))
+    kept = [k for k in kids if k is not None]
+    return alt(kept) if kept else None
 
 
 def _accept(accept) -> Expr | None:

@@ -58,6 +58,8 @@ class Endpointer:
         self._length += 1
         self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
         if self._quiet >= self.end_frames or self._length >= self.max_frames:
+            if self._length >= self.max_frames:  # a steady sound this long is the new floor
+                self.floor = max(self.floor, level)
             self.in_speech = False
             self._recent.clear()
             return "end", frame
@@ -141,3 +143,18 @@ def check_input(device: str | int | None = None) -> None:
         raise RuntimeError(f"no microphone to listen with ({exc}). Plug one in, pick one "
                            f"from `narrator devices` with --input-device, or play with "
                            f"--input text.") from exc
+
+
+class Frames:
+    """Recorded audio as a frame source (``read`` like ``Mic``; EOFError at the end)."""
+
+    def __init__(self, pcm: bytes) -> None:
+        self._pcm = pcm
+        self._at = 0
+
+    def read(self, timeout: float | None = None) -> bytes:
+        if self._at >= len(self._pcm):
+            raise EOFError
+        frame = self._pcm[self._at:self._at + 2 * FRAME]
+        self._at += 2 * FRAME
+        return frame.ljust(2 * FRAME, b"\0")

@@ -1,0 +1,55 @@
+"""The grammar built from what the game expects now (narrator/voice/grammar.py)."""
+
+from __future__ import annotations
+
+from narrator.events import Line
+from narrator.rules.base import AcceptDice, AcceptSuccesses, AcceptText, AcceptWords, Expectation
+from narrator.voice.grammar import build
+
+EVERY_WORD = lambda word: True  # noqa: E731
+DICE = Expectation(Line("ask"), (AcceptDice(6, 1, 2),))
+
+
+def test_controls_are_always_live_and_game_inputs_only_when_expected():
+    g = build(DICE, EVERY_WORD)
+    assert g.matches("next") and g.matches("go to track seven") and g.matches("roll for me")
+    assert g.matches("four and six") and g.matches("a six and a six") and g.matches("five")
+    assert not g.matches("three successes")
+    assert build(None, EVERY_WORD).matches("pause")
+    assert not build(None, EVERY_WORD).matches("four and six")
+
+
+def test_only_whole_phrases_match_not_fragments_or_extra_words():
+    g = build(DICE, EVERY_WORD)
+    for talk in ("next time", "hold", "go to", "four and six and", "six six six", "seven"):
+        assert not g.matches(talk), talk
+
+
+def test_while_speaking_only_pause_and_stop_are_live():
+    g = build(DICE, EVERY_WORD, speaking=True)
+    assert g.matches("pause") and g.matches("stop") and g.matches("hold on")
+    assert not g.matches("next") and not g.matches("four")
+
+
+def test_words_missing_from_the_dictionary_are_reported_and_left_out():
+    g = build(Expectation(Line("ask"), (AcceptWords(("heads", "grumbleweed")),)),
+              lambda word: word != "grumbleweed")
+    assert g.unknown == ("grumbleweed",)
+    assert g.matches("heads") and not g.matches("grumbleweed")
+    assert "grumbleweed" not in g.jsgf() and "grumbleweed" not in g.words()
+
+
+def test_wake_mode_needs_the_wake_word_first():
+    g = build(DICE, EVERY_WORD, wake=True)
+    assert g.matches("narrator next") and not g.matches("next")
+
+
+def test_success_counts_up_to_the_pool_and_none():
+    g = build(Expectation(Line("ask"), (AcceptSuccesses(3),)), EVERY_WORD)
+    assert g.matches("three successes") and g.matches("no successes") and g.matches("none")
+    assert not g.matches("four successes")
+
+
+def test_free_text_is_a_free_grammar():
+    g = build(Expectation(Line("ask"), (AcceptText("name"),)), EVERY_WORD)
+    assert g.free and g.matches("Agent Sparrow")
