@@ -35,7 +35,7 @@ OutputDevice = typer.Option(None, "--output-device", help="Sound output (see nar
 InputDevice = typer.Option(None, "--input-device", help="Microphone (see narrator devices).")
 Engine = typer.Option(None, "--engine", help="Recogniser: pocketsphinx (built in) or vosk.")
 Model = typer.Option(None, "--model", help="A vosk model folder (see narrator models).")
-ListenMode = typer.Option(None, "--listen", help="open (always listening) or push "
+ListenMode = typer.Option(None, "--listen", help="open (always listening), wake (start with 'narrator') or push "
                                                  "(press Enter to talk); see docs/speech-in.md.")
 
 
@@ -258,3 +258,32 @@ def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder
         fail(str(exc))
         raise
     typer.echo(f"{len(paths)} tracks written to {out}")
+
+
+@app.command()
+def hear(files: list[Path] = typer.Argument(..., help="WAV files, one utterance each."),
+         engine: str = typer.Option("pocketsphinx", "--engine", help="pocketsphinx or vosk."),
+         game: Optional[str] = typer.Option(None, "--game", help="Listen for what GAME asks "
+                                                                  "first (default: every command)."),
+         model: Optional[str] = typer.Option(None, "--model", help="A vosk model folder."),
+         as_json: bool = typer.Option(False, "--json", help="One JSON line per file.")) -> None:
+    """What the recogniser hears in recorded clips, and the command it would act on."""
+    import json
+
+    from narrator.voice.asr import make_recognizer
+    from narrator.voice.hear import hear_files
+    try:
+        records = hear_files(make_recognizer(engine, model), files, game)
+        for r in records:
+            typer.echo(json.dumps(r) if as_json else
+                       f"{r['file']}: {r['command'] or '-'} (heard {r['text']!r}, "
+                       f"confidence {r['confidence']:.2f}, {r['ms']:.0f} ms)")
+    except (KeyError, ValueError, RuntimeError) as exc:
+        fail(str(exc))
+
+
+@app.command()
+def models(model: Optional[str] = typer.Option(None, "--model", help="A vosk model folder.")) -> None:
+    """Which speech-recognition models are installed, and how to add vosk's English model."""
+    from narrator.voice.models import report
+    typer.echo("\n".join(report(model)))

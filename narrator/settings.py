@@ -18,7 +18,7 @@ import yaml
 from platformdirs import user_config_dir
 
 RATE_MIN, RATE_MAX = 0.5, 3.0
-LISTEN_MODES = ("open", "push")
+LISTEN_MODES = ("open", "push", "wake")
 
 
 @dataclass

@@ -1,0 +1,97 @@
+"""Real recognition with pocketsphinx on generated clips (tests/clips.py), and the live Ears fed
+the same audio frame by frame. Clips are cached for the session in a temporary folder."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import clips
+from narrator.voice.asr import PocketSphinx, find_vosk_model, Vosk
+from narrator.voice.hear import FULL, hear_file, read_pcm
+from narrator.voice.listener import Ears
+from narrator.voice.mic import RATE, Frames
+
+pytestmark = pytest.mark.skipif(bool(clips.missing_tools()),
+                                reason=f"needs {', '.join(clips.missing_tools())}")
+FLITE = [v for v in clips.VOICES if v.startswith("flite")]
+QUIET = (np.random.default_rng(3).standard_normal(RATE) * 30).astype(np.int16).tobytes()
+
+
+@pytest.fixture(scope="session")
+def clip_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("clips")
+
+
+@pytest.fixture(scope="session")
+def sphinx():
+    return PocketSphinx()
+
+
+def test_commands_spoken_clean_are_recognised(clip_dir, sphinx):
+    items = clips.command_clips(clip_dir, FLITE)
+    right = [c for c in items if hear_file(sphinx, c.path, FULL)["command"] == c.expected]
+    assert len(right) / len(items) >= 0.75  # measured 84% (bench/listen.py); target 99%
+
+
+def test_table_talk_gives_no_command(clip_dir, sphinx):
+    """Talk never acts at once; at most one clip in 84 passes as dice, which the session
+    then reads back for confirmation (measured: 1, "let me check my character sheet")."""
+    items = clips.talk_clips(clip_dir)
+    heard = [hear_file(sphinx, c.path, FULL)["command"] for c in items]
+    accepted = [h for h in heard if h is not None]
+    assert not [h for h in accepted if h.split()[0] not in ("dice", "successes")]
+    assert len(accepted) <= 1
+
+
+def test_a_wrong_command_is_rarer_than_a_missed_one(clip_dir, sphinx):
+    """When unsure the ears stay silent (the player repeats) rather than act wrongly."""
+    items = clips.command_clips(clip_dir, FLITE)
+    got = [hear_file(sphinx, c.path, FULL)["command"] for c in items]
+    wrong = sum(g is not None and g != c.expected for g, c in zip(got, items))
+    assert wrong <= 3
+
+
+def test_the_ears_hear_next_in_a_stream_and_ignore_talk_around_it(clip_dir, sphinx):
+    talk = clips.make_clip(clip_dir, clips.TABLE_TALK[0], None, "flite:slt")
+    said = clips.make_clip(clip_dir, "next", "next", "flite:slt")
+    ears = Ears(sphinx, Frames(QUIET + read_pcm(talk.path) + QUIET + read_pcm(said.path) + QUIET))
+    assert ears.listen(FULL) == "next"
+    assert ears.listen(FULL) is None  # nothing more in the stream
+
+
+def test_while_speaking_the_narrators_own_lines_trigger_nothing(clip_dir, sphinx):
+    lines = ["Pause the recording while each player writes down a contact.",
+             "Stop when the opposition dice run out, then begin the next segment.",
+             "Next, pass your character sheet to the player on your left."]
+    audio = QUIET.join(read_pcm(clips.make_clip(clip_dir, line, None, "flite:awb").path)
+                       for line in lines)
+    ears = Ears(sphinx, Frames(QUIET + audio + QUIET))
+    assert ears.listen(None, speaking=True) is None
+
+
+def test_hear_cli_prints_one_json_line_per_file(clip_dir):
+    from narrator.cli import app
+
+    said = clips.make_clip(clip_dir, "go to track seven", "goto 7", "flite:kal16")
+    talk = clips.make_clip(clip_dir, clips.TABLE_TALK[1], None, "flite:kal16")
+    result = CliRunner().invoke(app, ["hear", str(said.path), str(talk.path), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["command"] for r in rows] == ["goto 7", None]
+    assert set(rows[0]) == {"file", "text", "command", "confidence", "ms"}
+
+
+@pytest.mark.vosk
+@pytest.mark.skipif(find_vosk_model() is None, reason="no vosk English model installed "
+                    "(see `narrator models`)")
+def test_vosk_recognises_commands_and_ignores_talk(clip_dir):
+    vosk = Vosk(find_vosk_model())
+    items = clips.command_clips(clip_dir, FLITE)
+    right = sum(hear_file(vosk, c.path, FULL)["command"] == c.expected for c in items)
+    assert right / len(items) >= 0.9
+    talk = clips.talk_clips(clip_dir, FLITE)
+    assert all(hear_file(vosk, c.path, FULL)["command"] is None for c in talk)

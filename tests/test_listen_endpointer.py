@@ -1,0 +1,44 @@
+"""Voice-activity and end-of-speech detection (narrator/voice/mic.py Endpointer)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from narrator.voice.mic import FRAME, Endpointer
+
+RNG = np.random.default_rng(7)
+
+
+def frame(level: float) -> bytes:
+    return (RNG.standard_normal(FRAME) * level).astype(np.int16).tobytes()
+
+
+def events(ep: Endpointer, levels: list[float]) -> list[str]:
+    return [ep.push(frame(level))[0] for level in levels]
+
+
+def test_speech_after_quiet_starts_and_300ms_of_quiet_ends_the_utterance():
+    ep = Endpointer()
+    got = events(ep, [50] * 20 + [3000] * 10 + [50] * 12)
+    assert got.index("start") == 22            # three loud frames (90 ms) start it
+    assert got.index("end") == 20 + 10 + 9      # the tenth quiet frame (300 ms) ends it
+    assert got.count("start") == got.count("end") == 1
+
+
+def test_start_hands_over_the_preroll_so_the_first_sound_is_not_lost():
+    ep = Endpointer()
+    events(ep, [50] * 20 + [3000] * 2)
+    kind, audio = ep.push(frame(3000))
+    assert kind == "start" and len(audio) == ep.preroll_frames * FRAME * 2
+
+
+def test_a_steady_noise_becomes_the_floor_after_one_cut_utterance():
+    ep = Endpointer()
+    got = events(ep, [50] * 10 + [800] * 500)
+    assert got.count("start") == 1 and got[-100:] == ["silence"] * 100
+
+
+def test_an_endless_utterance_is_cut_at_six_seconds():
+    ep = Endpointer()
+    got = events(ep, [50] * 20 + [3000] * 400)
+    assert got.count("end") >= 1 and got.index("end") - got.index("start") < ep.max_frames
