@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -30,6 +31,8 @@ def audio_room(sink: str = "room") -> Iterator[dict[str, str]]:
     The yielded mapping has XDG_RUNTIME_DIR, PULSE_SINK (``sink``) and PULSE_SOURCE
     (``sink.monitor``); it is also applied to ``os.environ`` while the room is open, so
     sounddevice's ``pulse`` device plays into the room and records from its monitor.
+    PortAudio lists devices once, when it starts; if this process has already started it,
+    it is started again so that the room's ``pulse`` device is seen.
     """
     runtime = Path(tempfile.mkdtemp(prefix="narrator-room-"))
     env = {
@@ -51,6 +54,7 @@ def audio_room(sink: str = "room") -> Iterator[dict[str, str]]:
         time.sleep(0.05)
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
+    _rescan_devices()
     try:
         yield env
     finally:
@@ -61,3 +65,11 @@ def audio_room(sink: str = "room") -> Iterator[dict[str, str]]:
             else:
                 os.environ[k] = v
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _rescan_devices() -> None:
+    """Start PortAudio again if this process has started it, so it lists the devices now."""
+    sd = sys.modules.get("sounddevice")
+    if sd is not None:
+        sd._terminate()
+        sd._initialize()

@@ -33,21 +33,12 @@ def slow_burn():
     return load_script(find_script("slow_burn"))
 
 
-def rescan_devices():
-    """PortAudio lists devices once, when started: start it again to see the new room."""
-    import sounddevice as sd
-
-    sd._terminate()
-    sd._initialize()
-
-
 @pytest.fixture(scope="module")
 def room(tmp_path_factory):
     with pytest.MonkeyPatch.context() as env:
         env.setenv("NARRATOR_CONFIG", str(tmp_path_factory.mktemp("cfg") / "config.yaml"))
         env.setenv("NARRATOR_CACHE", str(tmp_path_factory.mktemp("cache")))
         with audio_room():
-            rescan_devices()
             yield
 
 
@@ -204,7 +195,6 @@ def test_the_room_disappearing_mid_track_leaves_captions_only(tmp_path, monkeypa
     monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
     monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
     with audio_room() as env:
-        rescan_devices()
         narrator = Speaker(Settings(output_device="pulse"))
         for said in render(slow_burn, ReadTrack("t01")):
             narrator.say(said)
