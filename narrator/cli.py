@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
@@ -28,15 +30,42 @@ Confirm = typer.Option(None, "--confirm/--no-confirm",
 Speech = typer.Option(None, "--speak/--quiet",
                       help="Speak aloud, or captions only (default: speak with voice input).")
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
-Voice = typer.Option(None, "--voice", help="Speech voice (see narrator voices).")
-Rate = typer.Option(None, "--rate", help="Speech rate, 0.5 to 3 times normal.")
-Volume = typer.Option(None, "--volume", help="Speech volume, 0 to 1.")
-OutputDevice = typer.Option(None, "--output-device", help="Sound output (see narrator devices).")
-InputDevice = typer.Option(None, "--input-device", help="Microphone (see narrator devices).")
-Engine = typer.Option(None, "--engine", help="Recogniser: pocketsphinx (built in) or vosk.")
 Model = typer.Option(None, "--model", help="A vosk model folder (see narrator models).")
-ListenMode = typer.Option(None, "--listen", help="open (always listening), wake (start with 'narrator') or push "
-                                                 "(press Enter to talk); see docs/speech-in.md.")
+Denoise = typer.Option(None, "--denoise/--no-denoise",
+                       help="Take a noisy room's noise out of the microphone (RNNoise; default on).")
+#: the speech and device settings a session may override: (setting, type, option)
+DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
+    ("voice", str, typer.Option(None, "--voice", help="Speech voice (see narrator voices).")),
+    ("rate", float, typer.Option(None, "--rate", help="Speech rate, 0.5 to 3 times normal.")),
+    ("volume", float, typer.Option(None, "--volume", help="Speech volume, 0 to 1.")),
+    ("output_device", str, typer.Option(None, "--output-device",
+                                        help="Sound output (see narrator devices).")),
+    ("input_device", str, typer.Option(None, "--input-device",
+                                       help="Microphone (see narrator devices).")),
+    ("engine", str, typer.Option(None, "--engine",
+                                 help="Recogniser: pocketsphinx (built in) or vosk.")),
+    ("model", str, Model),
+    ("listen_mode", str, typer.Option(None, "--listen",
+                                      help="open (always listening), wake (start with 'narrator') "
+                                           "or push (press Enter to talk); see docs/speech-in.md.")),
+    ("denoise", bool, Denoise),
+)
+
+
+def with_device_options(command: Callable) -> Callable:
+    """Give a command every option of DEVICE_OPTIONS; it receives them as one ``devices`` dict."""
+    own = [p for p in inspect.signature(command, eval_str=True).parameters.values()
+           if p.name != "devices"]
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option,
+                               annotation=Optional[kind]) for name, kind, option in DEVICE_OPTIONS]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        devices = {name: kwargs.pop(name) for name, _, _ in DEVICE_OPTIONS}
+        return command(*args, devices=devices, **kwargs)
+
+    wrapper.__signature__ = inspect.Signature(own + extra)
+    return wrapper
 
 
 def fail(message: str) -> None:
@@ -119,14 +148,12 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
 
 
 @app.command()
+@with_device_options
 def play(game: str = typer.Argument(..., help="The game: see narrator games."),
          option: list[str] = typer.Option([], "--option", "-o", help="A rule option key=value."),
          input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
          seed: Optional[int] = Seed, save: Optional[Path] = SaveDir,
-         voice: Optional[str] = Voice, rate: Optional[float] = Rate,
-         volume: Optional[float] = Volume, output_device: Optional[str] = OutputDevice,
-         input_device: Optional[str] = InputDevice, engine: Optional[str] = Engine,
-         model: Optional[str] = Model, listen: Optional[str] = ListenMode) -> None:
+         devices: Optional[dict] = None) -> None:
     """Start a new session of GAME."""
     info = _game(game)
     script = _script(info)
@@ -135,21 +162,16 @@ def play(game: str = typer.Argument(..., help="The game: see narrator games."),
                       roller=Roller(seed))
     journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
                              info.rules.name, options)
-    _play(session, journal, input_mode, speech, dict(
-        voice=voice, rate=rate, volume=volume, output_device=output_device,
-        input_device=input_device, engine=engine, model=model, listen_mode=listen))
+    _play(session, journal, input_mode, speech, devices)
 
 
 @app.command()
+@with_device_options
 def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
                                                         help="A saved session (default: the last)."),
            input_mode: str = InputMode, confirm: Optional[bool] = Confirm,
            speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
-           save: Optional[Path] = SaveDir, voice: Optional[str] = Voice,
-           rate: Optional[float] = Rate, volume: Optional[float] = Volume,
-           output_device: Optional[str] = OutputDevice, input_device: Optional[str] = InputDevice,
-           engine: Optional[str] = Engine, model: Optional[str] = Model,
-           listen: Optional[str] = ListenMode) -> None:
+           save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
     try:
         path = find_session(save_dir(save), session_name)
@@ -166,10 +188,7 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
         session.replay(inputs_of(loaded.records))
     except ReplayError as exc:
         fail(f"{path}: {exc}")
-    _play(session, journal, input_mode, speech, dict(
-        voice=voice, rate=rate, volume=volume, output_device=output_device,
-        input_device=input_device, engine=engine, model=model, listen_mode=listen),
-          session.resumed())
+    _play(session, journal, input_mode, speech, devices, session.resumed())
 
 
 def _confirming(confirm: Optional[bool], input_mode: str) -> bool:
@@ -265,7 +284,7 @@ def hear(files: list[Path] = typer.Argument(..., help="WAV files, one utterance 
          engine: str = typer.Option("pocketsphinx", "--engine", help="pocketsphinx or vosk."),
          game: Optional[str] = typer.Option(None, "--game", help="Listen for what GAME asks "
                                                                   "first (default: every command)."),
-         model: Optional[str] = typer.Option(None, "--model", help="A vosk model folder."),
+         model: Optional[str] = Model, denoise: Optional[bool] = Denoise,
          as_json: bool = typer.Option(False, "--json", help="One JSON line per file.")) -> None:
     """What the recogniser hears in recorded clips, and the command it would act on."""
     import json
@@ -273,7 +292,7 @@ def hear(files: list[Path] = typer.Argument(..., help="WAV files, one utterance 
     from narrator.voice.asr import make_recognizer
     from narrator.voice.hear import hear_files
     try:
-        records = hear_files(make_recognizer(engine, model), files, game)
+        records = hear_files(make_recognizer(engine, model), files, game, denoise is not False)
         for r in records:
             typer.echo(json.dumps(r) if as_json else
                        f"{r['file']}: {r['command'] or '-'} (heard {r['text']!r}, "

@@ -35,6 +35,7 @@ class Settings:
     engine: str = "pocketsphinx"
     model: str | None = None
     listen_mode: str = "open"
+    denoise: bool = True  # RNNoise on the microphone when the room is noisy
 
 
 def config_path() -> Path:
@@ -104,6 +105,7 @@ _CHECKS = {
     "engine": str,
     "model": _optional_text,
     "listen_mode": _listen_mode,
+    "denoise": _flag,
 }
 
 

@@ -4,6 +4,7 @@ the same audio frame by frame. Clips are cached for the session in a temporary f
 from __future__ import annotations
 
 import json
+import queue
 
 import numpy as np
 import pytest
@@ -34,17 +35,30 @@ def sphinx():
 def test_commands_spoken_clean_are_recognised(clip_dir, sphinx):
     items = clips.command_clips(clip_dir, FLITE)
     right = [c for c in items if hear_file(sphinx, c.path, FULL)["command"] == c.expected]
-    assert len(right) / len(items) >= 0.75  # measured 84% (bench/listen.py); target 99%
+    assert len(right) / len(items) >= 0.78  # measured 81.7% (bench/listen.py); target 99%
 
 
 def test_table_talk_gives_no_command(clip_dir, sphinx):
     """Talk never acts at once; at most one clip in 84 passes as dice, which the session
-    then reads back for confirmation (measured: 1, "let me check my character sheet")."""
+    then reads back for confirmation (measured: 1, an espeak voice heard as three dice)."""
     items = clips.talk_clips(clip_dir)
     heard = [hear_file(sphinx, c.path, FULL)["command"] for c in items]
     accepted = [h for h in heard if h is not None]
     assert not [h for h in accepted if h.split()[0] not in ("dice", "successes")]
     assert len(accepted) <= 1
+
+
+def test_in_a_noisy_room_noise_suppression_recovers_commands(clip_dir, sphinx):
+    """Pink noise at 10 dB SNR: without RNNoise few commands survive; with it (the default)
+    several times as many do, and table talk in the same noise still gives nothing."""
+    noisy = clip_dir / "noisy"
+    items = clips.command_clips(noisy, FLITE[:2], snr_db=10)
+    raw = sum(hear_file(sphinx, c.path, FULL, denoise=False)["command"] == c.expected
+              for c in items)
+    cleaned = sum(hear_file(sphinx, c.path, FULL)["command"] == c.expected for c in items)
+    assert cleaned >= 3 * raw and cleaned / len(items) >= 0.28, (raw, cleaned)  # measured 4, 17
+    talk = clips.talk_clips(noisy, FLITE[:2], snr_db=10)
+    assert all(hear_file(sphinx, c.path, FULL)["command"] is None for c in talk)
 
 
 def test_a_wrong_command_is_rarer_than_a_missed_one(clip_dir, sphinx):
@@ -61,6 +75,31 @@ def test_the_ears_hear_next_in_a_stream_and_ignore_talk_around_it(clip_dir, sphi
     ears = Ears(sphinx, Frames(QUIET + read_pcm(talk.path) + QUIET + read_pcm(said.path) + QUIET))
     assert ears.listen(FULL) == "next"
     assert ears.listen(FULL) is None  # nothing more in the stream
+
+
+def stream_clock(frames: Frames):
+    """The time in a recorded stream: how much of it has been read."""
+    return lambda: frames._at / 2 / RATE
+
+
+@pytest.mark.parametrize("pressed", [None, 0.0])
+def test_push_to_talk_hears_only_after_the_key(clip_dir, sphinx, pressed):
+    said = read_pcm(clips.make_clip(clip_dir, "next", "next", "flite:slt").path)
+    frames = Frames(QUIET + said + QUIET)
+    keys: queue.Queue[float] = queue.Queue()
+    if pressed is not None:
+        keys.put(pressed)
+    ears = Ears(sphinx, frames, mode="push", keys=keys, clock=stream_clock(frames))
+    assert ears.listen(FULL) == ("next" if pressed is not None else None)
+
+
+def test_wake_mode_acts_on_narrator_next_and_not_on_next_alone(clip_dir, sphinx):
+    bare = read_pcm(clips.make_clip(clip_dir, "next", "next", "flite:slt").path)
+    woken = read_pcm(clips.make_clip(clip_dir, "narrator, next", "next", "flite:slt").path)
+    frames = Frames(QUIET + bare + QUIET + woken + QUIET)
+    ears = Ears(sphinx, frames, mode="wake")
+    assert ears.listen(FULL) == "next"
+    assert frames._at > len(QUIET + bare + QUIET)  # the bare "next" was passed over
 
 
 def test_while_speaking_the_narrators_own_lines_trigger_nothing(clip_dir, sphinx):

@@ -53,3 +53,14 @@ def test_success_counts_up_to_the_pool_and_none():
 def test_free_text_is_a_free_grammar():
     g = build(Expectation(Line("ask"), (AcceptText("name"),)), EVERY_WORD)
     assert g.free and g.matches("Agent Sparrow")
+
+
+def test_a_long_dice_phrase_needs_more_confidence_than_a_one_word_control():
+    from narrator.voice.asr import Heard
+    from narrator.voice.listener import judge
+
+    g = build(DICE, EVERY_WORD)
+    assert judge(Heard("next", 0.3, 0.0, phones=4), g, DICE) == "next"
+    assert judge(Heard("four and six", 0.3, 0.0, phones=11), g, DICE) is None
+    assert judge(Heard("four and six", 0.45, 0.0, phones=11), g, DICE) == "four and six"
+    assert judge(Heard("next", 0.45, 0.0, phones=4), g, None, speaking=True) is None

@@ -30,11 +30,13 @@ VOSK_MODEL_NAME = "vosk-model-small-en-us-0.15"
 
 @dataclass(frozen=True)
 class Heard:
-    """A transcript, its confidence (0..1) and the decoding time after the last sample (ms)."""
+    """A transcript, its confidence (0..1), the decoding time after the last sample (ms) and
+    how many phones the transcript has in the dictionary (0 when the engine does not say)."""
 
     text: str
     confidence: float
     ms: float
+    phones: int = 0
 
 
 class Recognizer(Protocol):
@@ -123,7 +125,8 @@ class PocketSphinx:
         heard = [p for p in (phones.hypstr.split() if phones else []) if p not in _FILLER_PHONES]
         expected = [p for w in text.split() for p in (self._words.lookup_word(w) or "").split()]
         confidence = max(0.0, 1.0 - phone_error_rate(expected, heard)) if text else 0.0
-        return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000)
+        return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
+                     len(expected))
 
 
 # --------------------------------------------------------------------------- vosk

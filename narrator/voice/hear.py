@@ -1,7 +1,8 @@
 """`narrator hear FILE.wav ...`: what the recogniser makes of recorded clips, one JSON line each.
 
 Each file is one utterance, decoded under the full command grammar (or, with a game, under the
-controls plus what that game asks for first) and judged exactly as the live ears judge.
+controls plus what that game asks for first), cleaned of noise and judged exactly as the live
+ears do.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from narrator.rules.base import AcceptContinue, AcceptDice, AcceptSuccesses, Acc
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import RATE, Recognizer, decode
 from narrator.voice.commands import understand
+from narrator.voice.denoise import STEP, make_denoiser
 from narrator.voice.listener import judge
 
 GAME_WORDS = ("heads", "tails", "merit", "pass", "curse", "boon")
@@ -64,10 +66,17 @@ def read_pcm(path: Path) -> bytes:
     return (np.clip(samples, -1, 1) * 32767).astype(np.int16).tobytes()
 
 
-def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation) -> dict:
-    """One clip's JSON record: file, text heard, command (or None), confidence, ms."""
+def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
+              denoise: bool = True) -> dict:
+    """One clip's JSON record: file, text heard, command (or None), confidence, ms.
+
+    With ``denoise`` the clip goes through a fresh Denoiser first, as the microphone does."""
     grammar = grammars.build(expectation, recognizer.known)
     pcm = read_pcm(path)
+    denoiser = make_denoiser(denoise)
+    if denoiser is not None:
+        pcm = denoiser.clean(pcm[:len(pcm) - len(pcm) % (2 * STEP)])
+        denoiser.close()
     begin = time.perf_counter()
     heard = decode(recognizer, grammar, pcm)
     ms = (time.perf_counter() - begin) * 1000
@@ -77,7 +86,8 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation) -> d
             "confidence": heard.confidence, "ms": round(ms, 1)}
 
 
-def hear_files(recognizer: Recognizer, paths: list[Path], game: str | None) -> Iterator[dict]:
+def hear_files(recognizer: Recognizer, paths: list[Path], game: str | None,
+               denoise: bool = True) -> Iterator[dict]:
     expectation = expectation_for(game)
     for path in paths:
-        yield hear_file(recognizer, path, expectation)
+        yield hear_file(recognizer, path, expectation, denoise)

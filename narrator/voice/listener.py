@@ -1,10 +1,12 @@
-"""The ears of a voice session: microphone → endpointer → recogniser → one accepted phrase.
+"""The ears of a voice session: microphone → noise suppression → endpointer → recogniser → one
+accepted phrase.
 
 An utterance is accepted only when all of these hold (anything else is table talk, ignored):
 
 1. the recogniser's transcript is one *whole* phrase of the grammar for now;
 2. its confidence (fit against a free phone loop, or vosk's word confidence) reaches the
-   threshold, which is stricter while the narrator speaks;
+   threshold: stricter for long phrases (more than six phones: dice results), which have
+   more room to swallow a sentence of talk, and stricter again while the narrator speaks;
 3. the understanding layer reads it as a legal input or control for the expectation;
 4. in ``wake`` mode it starts with "narrator"; in ``push`` mode a key opened the window.
 
@@ -24,10 +26,13 @@ from narrator.rules.base import Expectation
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, make_recognizer
 from narrator.voice.commands import understand
+from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.mic import Endpointer, Mic, check_input
 
-MIN_CONFIDENCE = 0.3
+MIN_CONFIDENCE = 0.25       # a short phrase ("next", "heads", "go back")
+MIN_CONFIDENCE_LONG = 0.4   # a phrase of more than LONG_PHONES phones ("four and nine")
 MIN_CONFIDENCE_SPEAKING = 0.5
+LONG_PHONES = 6
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
 
@@ -36,11 +41,19 @@ class Source(Protocol):
         """One frame, None when none came in time; EOFError when the source is exhausted."""
 
 
+def min_confidence(heard: Heard, speaking: bool = False) -> float:
+    """The confidence ``heard`` needs to count."""
+    if speaking:
+        return MIN_CONFIDENCE_SPEAKING
+    return MIN_CONFIDENCE_LONG if heard.phones > LONG_PHONES else MIN_CONFIDENCE
+
+
 def judge(heard: Heard, grammar: grammars.Grammar, expectation: Expectation | None, *,
-          wake: bool = False, threshold: float = MIN_CONFIDENCE) -> str | None:
+          wake: bool = False, speaking: bool = False) -> str | None:
     """The phrase to hand to understand(), or None when ``heard`` is not a command."""
     text = " ".join(heard.text.split())
-    if not text or heard.confidence < threshold or not grammar.matches(text):
+    if (not text or heard.confidence < min_confidence(heard, speaking)
+            or not grammar.matches(text)):
         return None
     if wake:
         text = text.split(" ", 1)[1] if " " in text else ""
@@ -53,10 +66,11 @@ class Ears:
     """Listens for one accepted phrase at a time (see the module docstring)."""
 
     def __init__(self, recognizer: Recognizer, source: Source, *, mode: str = "open",
-                 keys: "queue.Queue[float] | None" = None,
+                 keys: "queue.Queue[float] | None" = None, denoiser: Denoiser | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.recognizer = recognizer
         self.source = source
+        self.denoiser = denoiser
         self.mode = mode
         self.keys = keys
         self.clock = clock
@@ -79,6 +93,8 @@ class Ears:
                 return None
             if frame is None:
                 continue
+            if self.denoiser is not None:
+                frame = self.denoiser.clean(frame)
             text = self._hear(frame, live, speaking or expectation is None)
             if text is not None:
                 return text
@@ -100,9 +116,8 @@ class Ears:
         grammar, self._grammar = self._grammar, None
         if not self._window_open():
             return None
-        threshold = MIN_CONFIDENCE_SPEAKING if speaking else MIN_CONFIDENCE
         return judge(self.last, grammar, expectation, wake=self.mode == "wake",
-                     threshold=threshold)
+                     speaking=speaking)
 
     def _window_open(self) -> bool:
         if self.mode != "push" or self.keys is None:
@@ -115,6 +130,8 @@ class Ears:
         close = getattr(self.source, "close", None)
         if close is not None:
             close()
+        if self.denoiser is not None:
+            self.denoiser.close()
 
 
 def _stdin_keys() -> "queue.Queue[float]":
@@ -135,11 +152,13 @@ def make_ears(settings) -> Ears:
     """Ears on the settings' microphone, engine and listening mode.
 
     Raises RuntimeError naming what is missing when there is no input device; a vosk engine
-    without a model prints a message and uses pocketsphinx."""
+    without a model prints a message and uses pocketsphinx; without RNNoise the microphone is
+    heard raw (also said)."""
     device = getattr(settings, "input_device", None)
     check_input(device)
     recognizer = make_recognizer(getattr(settings, "engine", "pocketsphinx"),
                                  getattr(settings, "model", None))
     mode = getattr(settings, "listen_mode", "open")
     keys = _stdin_keys() if mode == "push" else None
-    return Ears(recognizer, Mic(device), mode=mode, keys=keys)
+    denoiser = make_denoiser(getattr(settings, "denoise", True))
+    return Ears(recognizer, Mic(device), mode=mode, keys=keys, denoiser=denoiser)

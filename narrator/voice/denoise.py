@@ -1,0 +1,104 @@
+"""Noise suppression before the ears: RNNoise on the 16 kHz microphone stream, frame by frame.
+
+RNNoise (a small recurrent network, built into the ``pyrnnoise`` wheel as ``librnnoise.so``)
+takes 10 ms frames at 48 kHz. Frames are upsampled by 3 and brought back down with stateful
+low-pass filters, so a stream can be cleaned in pieces without seams. In a quiet room the
+audio passes through untouched (RNNoise can clip a clean voice); the network keeps running so
+that it is ready the moment the room gets loud. The library is loaded
+directly with ctypes: importing the ``pyrnnoise`` package itself would pull in its file and
+plotting tools for nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import sys
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+from scipy.signal import firwin, lfilter, lfilter_zi
+
+RATE = 16000
+FACTOR = 3               # RNNoise runs at 48 kHz
+BLOCK = 480              # RNNoise's frame: 10 ms at 48 kHz
+STEP = BLOCK // FACTOR   # input samples per RNNoise frame (10 ms at 16 kHz)
+_TAPS = firwin(63, 7600, fs=RATE * FACTOR)
+QUIET_FLOOR = 150.0      # int16 rms of the room's noise under which audio passes untouched
+
+
+def _library() -> ctypes.CDLL:
+    spec = importlib.util.find_spec("pyrnnoise")
+    if spec is None or not spec.submodule_search_locations:
+        raise OSError("the pyrnnoise package is not installed (pip install pyrnnoise)")
+    path = Path(list(spec.submodule_search_locations)[0]) / "librnnoise.so"
+    lib = ctypes.CDLL(str(path))
+    lib.rnnoise_create.argtypes = [ctypes.c_void_p]
+    lib.rnnoise_create.restype = ctypes.c_void_p
+    lib.rnnoise_destroy.argtypes = [ctypes.c_void_p]
+    lib.rnnoise_process_frame.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_float),
+                                          ctypes.POINTER(ctypes.c_float)]
+    lib.rnnoise_process_frame.restype = ctypes.c_float
+    return lib
+
+
+class Denoiser:
+    """``clean(pcm)``: int16 16 kHz audio in, the same length out with the noise taken down.
+
+    The input must come in whole 10 ms pieces (multiples of 160 samples); state carries over
+    from one call to the next, as for a live stream. The room's noise floor is the 10th
+    percentile of the last 3 s of 10 ms levels; under ``quiet_floor`` the input is returned.
+    """
+
+    def __init__(self, quiet_floor: float = QUIET_FLOOR) -> None:
+        self.quiet_floor = quiet_floor
+        self._levels: deque[float] = deque(maxlen=300)
+        self._lib = _library()
+        self._state = self._lib.rnnoise_create(None)
+        self._up = lfilter_zi(_TAPS, 1.0) * 0.0
+        self._down = lfilter_zi(_TAPS, 1.0) * 0.0
+
+    @property
+    def floor(self) -> float:
+        """The room's noise level (int16 rms) as heard lately."""
+        return float(np.percentile(self._levels, 10)) if self._levels else 0.0
+
+    def clean(self, pcm: bytes) -> bytes:
+        samples = np.frombuffer(pcm, dtype=np.int16).astype(np.float64)
+        if samples.size % STEP:
+            raise ValueError(f"denoise takes whole 10 ms pieces ({STEP} samples), "
+                             f"not {samples.size}")
+        pieces = samples.reshape(-1, STEP)
+        self._levels.extend(np.sqrt(np.mean(pieces ** 2, axis=1)))
+        stuffed = np.zeros(samples.size * FACTOR)
+        stuffed[::FACTOR] = samples * FACTOR
+        high, self._up = lfilter(_TAPS, 1.0, stuffed, zi=self._up)
+        out = np.empty_like(high, dtype=np.float32)
+        frame = np.empty(BLOCK, dtype=np.float32)
+        for at in range(0, high.size, BLOCK):
+            frame[:] = high[at:at + BLOCK]
+            self._lib.rnnoise_process_frame(
+                self._state, out[at:].ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                frame.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
+        low, self._down = lfilter(_TAPS, 1.0, out.astype(np.float64), zi=self._down)
+        if self.floor < self.quiet_floor:
+            return pcm
+        return np.clip(low[::FACTOR], -32768, 32767).astype(np.int16).tobytes()
+
+    def close(self) -> None:
+        if self._state:
+            self._lib.rnnoise_destroy(self._state)
+            self._state = None
+
+
+def make_denoiser(wanted: bool = True) -> Denoiser | None:
+    """A Denoiser, or None when not ``wanted`` or RNNoise cannot be loaded (said on stderr)."""
+    if not wanted:
+        return None
+    try:
+        return Denoiser()
+    except OSError as exc:
+        print(f"narrator: no noise suppression ({exc}); listening to the raw microphone.",
+              file=sys.stderr)
+        return None
