@@ -12,13 +12,14 @@ plotting tools for nothing.
 from __future__ import annotations
 
 import ctypes
+import functools
 import importlib.util
 import sys
 from collections import deque
 from pathlib import Path
 
 import numpy as np
-from scipy.signal import firwin, lfilter, lfilter_zi
+from scipy.signal import firwin, lfilter
 
 RATE = 16000
 FACTOR = 3               # RNNoise runs at 48 kHz
@@ -28,6 +29,7 @@ _TAPS = firwin(63, 7600, fs=RATE * FACTOR)
 QUIET_FLOOR = 150.0      # int16 rms of the room's noise under which audio passes untouched
 
 
+@functools.cache
 def _library() -> ctypes.CDLL:
     spec = importlib.util.find_spec("pyrnnoise")
     if spec is None or not spec.submodule_search_locations:
@@ -56,8 +58,8 @@ class Denoiser:
         self._levels: deque[float] = deque(maxlen=300)
         self._lib = _library()
         self._state = self._lib.rnnoise_create(None)
-        self._up = lfilter_zi(_TAPS, 1.0) * 0.0
-        self._down = lfilter_zi(_TAPS, 1.0) * 0.0
+        self._up = np.zeros(len(_TAPS) - 1)    # filter state: silence before the stream
+        self._down = np.zeros(len(_TAPS) - 1)
 
     @property
     def floor(self) -> float:
