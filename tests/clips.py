@@ -3,7 +3,8 @@
 Every clip is named by what it should yield (``next``, ``goto 7``, ``dice 4 9``, ``null`` for
 table talk), so a test or the bench reads the expectation from the clip itself. Voices are
 flite's slt, rms, awb and kal16 and a few espeak-ng voices; noise is pink noise mixed by sox at
-a chosen signal-to-noise ratio.
+a chosen signal-to-noise ratio. sox runs in repeatable mode (-R: no random dither or noise
+seed), so a clip is the same on every run and so is every count a test asserts.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _speak(text: str, voice: str, out: Path) -> None:
 
 
 def _to_16k(src: Path, dst: Path, pad: float) -> None:
-    subprocess.run(["sox", str(src), "-r", str(RATE), "-c", "1", "-b", "16", str(dst),
+    subprocess.run(["sox", "-R", str(src), "-r", str(RATE), "-c", "1", "-b", "16", str(dst),
                     "pad", str(pad), str(pad)], check=True, capture_output=True, timeout=60)
 
 
@@ -94,7 +95,7 @@ def add_noise(clean: Path, out: Path, snr_db: float) -> None:
     speech_power = float(np.mean(speech[loud] ** 2))
     noise_power = float(np.mean(noise ** 2))
     gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
-    subprocess.run(["sox", "-m", "-v", "1", str(clean), "-v", f"{gain:.6f}", str(noise_file),
+    subprocess.run(["sox", "-R", "-m", "-v", "1", str(clean), "-v", f"{gain:.6f}", str(noise_file),
                     str(out)], check=True, capture_output=True, timeout=60)
     noise_file.unlink()
 
