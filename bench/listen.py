@@ -60,9 +60,10 @@ def talk_accepted(rec, items, denoise: bool) -> tuple[float, float]:
 
 
 def speech_end(pcm: bytes) -> float:
-    """Seconds from the clip's start to the end of its last loud frame."""
+    """Seconds from the clip's start to the end of its last audible frame: louder than 40 dB
+    under the clip's peak (a word's last consonant, the burst of a final "k", still counts)."""
     levels = [rms(pcm[i:i + 2 * FRAME]) for i in range(0, len(pcm), 2 * FRAME)]
-    loud = [i for i, level in enumerate(levels) if level > 0.1 * max(levels)]
+    loud = [i for i, level in enumerate(levels) if level > 0.01 * max(levels)]
     return (loud[-1] + 1) * FRAME / RATE
 
 

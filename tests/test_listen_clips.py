@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 import clips
+from narrator.events import Line
+from narrator.rules.base import AcceptDice, Expectation
 from narrator.voice.asr import PocketSphinx, find_vosk_model, Vosk
 from narrator.voice.hear import FULL, hear_file, read_pcm
 from narrator.voice.listener import Ears
@@ -35,7 +37,7 @@ def sphinx():
 def test_commands_spoken_clean_are_recognised(clip_dir, sphinx):
     items = clips.command_clips(clip_dir, FLITE)
     right = [c for c in items if hear_file(sphinx, c.path, FULL)["command"] == c.expected]
-    assert len(right) / len(items) >= 0.78  # measured 81.7% (bench/listen.py); target 99%
+    assert len(right) / len(items) >= 0.9, len(right)  # measured 93.3% (bench/listen.py); target 99%
 
 
 def test_table_talk_gives_no_command(clip_dir, sphinx):
@@ -50,13 +52,13 @@ def test_table_talk_gives_no_command(clip_dir, sphinx):
 
 def test_in_a_noisy_room_noise_suppression_recovers_commands(clip_dir, sphinx):
     """Pink noise at 10 dB SNR: without RNNoise few commands survive; with it (the default)
-    more than twice as many do, and table talk in the same noise still gives nothing."""
+    more than three times as many do, and table talk in the same noise still gives nothing."""
     noisy = clip_dir / "noisy"
     items = clips.command_clips(noisy, FLITE[:2], snr_db=10)
     raw = sum(hear_file(sphinx, c.path, FULL, denoise=False)["command"] == c.expected
               for c in items)
     cleaned = sum(hear_file(sphinx, c.path, FULL)["command"] == c.expected for c in items)
-    assert cleaned >= 2 * raw and cleaned / len(items) >= 0.28, (raw, cleaned)  # measured 6, 17
+    assert cleaned >= 3 * raw and cleaned / len(items) >= 0.35, (raw, cleaned)  # measured 6, 21
     talk = clips.talk_clips(noisy, FLITE[:2], snr_db=10)
     assert all(hear_file(sphinx, c.path, FULL)["command"] is None for c in talk)
 
@@ -75,6 +77,22 @@ def test_the_ears_hear_next_in_a_stream_and_ignore_talk_around_it(clip_dir, sphi
     ears = Ears(sphinx, Frames(QUIET + read_pcm(talk.path) + QUIET + read_pcm(said.path) + QUIET))
     assert ears.listen(FULL) == "next"
     assert ears.listen(FULL) is None  # nothing more in the stream
+
+
+def answered_at(clip: clips.Clip, sphinx, expectation) -> float:
+    """Seconds into the stream (quiet, the clip, quiet) at which the ears accepted the clip."""
+    frames = Frames(QUIET + read_pcm(clip.path) + QUIET)
+    assert Ears(sphinx, frames).listen(expectation) == clip.phrase
+    return frames._at / 2 / RATE
+
+
+def test_a_phrase_nothing_can_follow_is_answered_sooner(clip_dir, sphinx):
+    """"three" when one die is asked cannot go on: 180 ms of quiet end it. When up to three
+    dice may be said, the ears wait the full 300 ms for an "and five"."""
+    three = clips.make_clip(clip_dir, "three", "dice 3", "flite:rms")
+    one_die = Expectation(Line("ask"), (AcceptDice(6, 1, 1),))
+    waited = answered_at(three, sphinx, FULL) - answered_at(three, sphinx, one_die)
+    assert waited == pytest.approx(0.12, abs=0.031)
 
 
 def stream_clock(frames: Frames):

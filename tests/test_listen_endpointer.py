@@ -42,3 +42,12 @@ def test_an_endless_utterance_is_cut_at_six_seconds():
     ep = Endpointer()
     got = events(ep, [50] * 20 + [3000] * 400)
     assert got.count("end") >= 1 and got.index("end") - got.index("start") < ep.max_frames
+
+
+def test_a_phrase_that_cannot_go_on_ends_after_180ms_of_quiet_others_after_300ms():
+    ep = Endpointer(complete=lambda: True)
+    got = events(ep, [50] * 20 + [3000] * 10 + [50] * 12)
+    assert got.index("end") == 20 + 10 + 5      # the sixth quiet frame (180 ms) ends it
+    ep = Endpointer(complete=lambda: False)
+    got = events(ep, [50] * 20 + [3000] * 10 + [50] * 12)
+    assert got.index("end") == 20 + 10 + 9

@@ -7,6 +7,10 @@ Two backends behind one interface (``start(grammar)``, ``feed(pcm)``, ``finish()
   confidence is 1 minus the phone error rate between the grammar's answer (as dictionary
   phones) and what the phone loop heard: table talk that the grammar squeezed into "next"
   still sounds like "next time we should bring snacks" to the phone loop, and scores low.
+  A second opinion, the *agreement*, compares the answer in the same way with a free-speech
+  pass (the English language model, streaming, without its slower rescoring passes): words
+  keep that pass's phones cleaner than the phone loop's, so it rescues clear commands that the
+  phone loop garbled, while talk still decodes as the talk it is.
 * ``Vosk`` when an English model is installed; it returns ``[unk]`` for out-of-grammar words
   and a confidence per word. Nothing is ever downloaded at run time.
 """
@@ -30,13 +34,15 @@ VOSK_MODEL_NAME = "vosk-model-small-en-us-0.15"
 
 @dataclass(frozen=True)
 class Heard:
-    """A transcript, its confidence (0..1), the decoding time after the last sample (ms) and
-    how many phones the transcript has in the dictionary (0 when the engine does not say)."""
+    """A transcript, its confidence (0..1), the decoding time after the last sample (ms), how
+    many phones the transcript has in the dictionary and how well a free-speech decoding of the
+    same audio agrees with it (0..1); both 0 when the engine does not say."""
 
     text: str
     confidence: float
     ms: float
     phones: int = 0
+    agreement: float = 0.0
 
 
 class Recognizer(Protocol):
@@ -50,6 +56,9 @@ class Recognizer(Protocol):
 
     def feed(self, pcm: bytes) -> None:
         """More audio of the utterance (16 kHz mono int16)."""
+
+    def partial(self) -> str:
+        """The best guess so far in the utterance."""
 
     def finish(self) -> Heard:
         """End the utterance; what was said (text "" when nothing)."""
@@ -80,9 +89,16 @@ def phone_error_rate(expected: list[str], heard: list[str]) -> float:
 _FILLER_PHONES = {"SIL", "+NSN+", "+SPN+", "+BREATH+", "+COUGH+", "+UM+", "+NOISE+"}
 
 
+def agreement(expected: list[str], heard: list[str]) -> float:
+    """1 minus the phone error rate, at least 0."""
+    return max(0.0, 1.0 - phone_error_rate(expected, heard))
+
+
 class PocketSphinx:
-    """The default backend: a grammar (or the large language model for free text) plus a
-    phone loop that scores how well the grammar's answer fits the sound."""
+    """The default backend: a grammar (or the large language model for free text), plus a
+    phone loop and a free-speech pass that score how well the grammar's answer fits the sound
+    (the free-speech pass runs neither under a free grammar, which is decoded by that same
+    language model, nor while the narrator speaks: then the phone loop alone judges)."""
 
     name = "pocketsphinx"
 
@@ -95,8 +111,10 @@ class PocketSphinx:
         self._phones = Decoder(samprate=RATE, lm=None, loglevel="FATAL")
         self._phones.add_allphone_file("phones", str(model / "en-us-phone.lm.bin"))
         self._phones.activate_search("phones")
+        self._free = Decoder(samprate=RATE, lm=self._lm_file, fwdflat=False, bestpath=False,
+                             loglevel="FATAL")
         self._searches: set[str] = set()
-        self._end = 0.0
+        self._passes: list = []
 
     def known(self, word: str) -> bool:
         return self._words.lookup_word(word) is not None
@@ -109,24 +127,44 @@ class PocketSphinx:
                 self._words.add_jsgf_string(grammar.key, grammar.jsgf())
             self._searches.add(grammar.key)
         self._words.activate_search(grammar.key)
-        self._words.start_utt()
-        self._phones.start_utt()
+        self._passes = [self._words, self._phones]
+        if not (grammar.free or grammar.speaking):
+            self._passes.append(self._free)
+        for decoder in self._passes:
+            decoder.start_utt()
 
     def feed(self, pcm: bytes) -> None:
-        self._words.process_raw(pcm)
-        self._phones.process_raw(pcm)
+        for decoder in self._passes:
+            decoder.process_raw(pcm)
+
+    def _phones_of(self, text: str) -> list[str]:
+        return [p for w in text.split() for p in (self._words.lookup_word(w) or "").split()]
+
+    def _heard_by(self, decoder) -> list[str]:
+        """The phones a scoring pass heard (fillers left out); [] when it did not run."""
+        if decoder not in self._passes:
+            return []
+        hyp = decoder.hyp()
+        if decoder is self._phones:
+            return [p for p in (hyp.hypstr.split() if hyp else []) if p not in _FILLER_PHONES]
+        return self._phones_of(hyp.hypstr if hyp else "")
+
+    def partial(self) -> str:
+        hyp = self._words.hyp()
+        return hyp.hypstr.strip() if hyp else ""
 
     def finish(self) -> Heard:
         begin = time.perf_counter()
-        self._words.end_utt()
-        self._phones.end_utt()
-        hyp, phones = self._words.hyp(), self._phones.hyp()
-        text = hyp.hypstr.strip() if hyp else ""
-        heard = [p for p in (phones.hypstr.split() if phones else []) if p not in _FILLER_PHONES]
-        expected = [p for w in text.split() for p in (self._words.lookup_word(w) or "").split()]
-        confidence = max(0.0, 1.0 - phone_error_rate(expected, heard)) if text else 0.0
-        return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
-                     len(expected))
+        for decoder in self._passes:
+            decoder.end_utt()
+        text = self.partial()
+        if not text:
+            return Heard("", 0.0, (time.perf_counter() - begin) * 1000)
+        expected = self._phones_of(text)
+        by_loop = agreement(expected, self._heard_by(self._phones))
+        by_free = agreement(expected, self._heard_by(self._free))
+        return Heard(text, round(by_loop, 3), (time.perf_counter() - begin) * 1000,
+                     len(expected), round(by_free, 3))
 
 
 # --------------------------------------------------------------------------- vosk
@@ -186,6 +224,9 @@ class Vosk:
 
     def feed(self, pcm: bytes) -> None:
         self._rec.AcceptWaveform(pcm)
+
+    def partial(self) -> str:
+        return json.loads(self._rec.PartialResult()).get("partial", "").strip()
 
     def finish(self) -> Heard:
         begin = time.perf_counter()

@@ -90,6 +90,26 @@ def _jsgf(expr: Expr) -> str:
     return f"( {inner} )"
 
 
+MORE = -1  # _ends: the words ran out where the expression could still go on
+
+
+def _ends(expr: Expr, words: list[str], i: int) -> set[int]:
+    """Where ``expr`` may stop after reading ``words`` from ``i`` (MORE: it wants more)."""
+    kind = expr[0]
+    if kind == "w":
+        if i == len(words):
+            return {MORE}
+        return {i + 1} if words[i] == expr[1] else set()
+    if kind == "opt":
+        return {i} | _ends(expr[1], words, i)
+    if kind == "alt":
+        return set().union(*(_ends(e, words, i) for e in expr[1:]))
+    here = {i}
+    for item in expr[1:]:
+        here = {MORE} & here | set().union(*(_ends(item, words, j) for j in here if j != MORE))
+    return here
+
+
 def _regex(expr: Expr) -> str:
     kind = expr[0]
     if kind == "w":
@@ -123,10 +143,12 @@ def numbers(lo: int, hi: int) -> Expr:
 
 @dataclass(frozen=True)
 class Grammar:
-    """What may be said now. ``free``: any speech (free text is expected); ``root`` then None."""
+    """What may be said now. ``free``: any speech (free text is expected); ``root`` then None.
+    ``speaking``: built for while the narrator speaks (only pause and stop)."""
 
     root: Expr | None
     free: bool = False
+    speaking: bool = False
     unknown: tuple[str, ...] = ()
     _pattern: re.Pattern | None = field(default=None, compare=False, repr=False)
 
@@ -149,6 +171,14 @@ class Grammar:
             return bool(text.strip())
         return self._pattern.fullmatch(" ".join(text.split()) + " ") is not None
 
+    def complete(self, text: str) -> bool:
+        """Whether ``text`` is a whole phrase that no longer phrase goes on from ("next",
+        "two seven and eleven" with three dice at most, but not "four": "four and nine" may
+        follow). The ears stop listening sooner after such a phrase."""
+        if self.free or not self.matches(text):
+            return False
+        return MORE not in _ends(self.root, text.split(), 0)
+
 
 def build(expectation: Expectation | None, known: Callable[[str], bool], *,
           speaking: bool = False, wake: bool = False) -> Grammar:
@@ -162,16 +192,17 @@ def build(expectation: Expectation | None, known: Callable[[str], bool], *,
     if any(isinstance(a, AcceptText) for a in accepts):
         return Grammar(None, free=True)
     parts.extend(_accept(a) for a in accepts if _accept(a) is not None)
-    return _checked(parts, known, wake)
+    return _checked(parts, known, wake, speaking)
 
 
-def _checked(parts: list[Expr], known: Callable[[str], bool], wake: bool) -> Grammar:
+def _checked(parts: list[Expr], known: Callable[[str], bool], wake: bool,
+             speaking: bool) -> Grammar:
     missing = {w for p in parts for w in words_of(p) if not known(w)}
     root = _prune(alt(parts), missing)
     if wake:
         root = seq(W(WAKE_WORD), root)
     pattern = re.compile(_regex(root))
-    return Grammar(root, unknown=tuple(sorted(missing)), _pattern=pattern)
+    return Grammar(root, speaking=speaking, unknown=tuple(sorted(missing)), _pattern=pattern)
 
 
 def _prune(expr: Expr, missing: set[str]) -> Expr | None:

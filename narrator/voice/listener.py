@@ -7,6 +7,7 @@ An utterance is accepted only when all of these hold (anything else is table tal
 2. its confidence (fit against a free phone loop, or vosk's word confidence) reaches the
    threshold: stricter for long phrases (more than six phones: dice results), which have
    more room to swallow a sentence of talk, and stricter again while the narrator speaks;
+   or, except while the narrator speaks, a free-speech decoding agrees with it closely;
 3. the understanding layer reads it as a legal input or control for the expectation;
 4. in ``wake`` mode it starts with "narrator"; in ``push`` mode a key opened the window.
 
@@ -32,6 +33,7 @@ from narrator.voice.mic import Endpointer, Mic, check_input
 MIN_CONFIDENCE = 0.25       # a short phrase ("next", "heads", "go back")
 MIN_CONFIDENCE_LONG = 0.4   # a phrase of more than LONG_PHONES phones ("four and nine")
 MIN_CONFIDENCE_SPEAKING = 0.5
+MIN_AGREEMENT = 0.6         # with a free-speech decoding of the same audio
 LONG_PHONES = 6
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
@@ -48,12 +50,17 @@ def min_confidence(heard: Heard, speaking: bool = False) -> float:
     return MIN_CONFIDENCE_LONG if heard.phones > LONG_PHONES else MIN_CONFIDENCE
 
 
+def sure(heard: Heard, speaking: bool = False) -> bool:
+    """Whether ``heard`` is confident enough, or (not while speaking) agreed on enough."""
+    return (heard.confidence >= min_confidence(heard, speaking)
+            or (not speaking and heard.agreement >= MIN_AGREEMENT))
+
+
 def judge(heard: Heard, grammar: grammars.Grammar, expectation: Expectation | None, *,
           wake: bool = False, speaking: bool = False) -> str | None:
     """The phrase to hand to understand(), or None when ``heard`` is not a command."""
     text = " ".join(heard.text.split())
-    if (not text or heard.confidence < min_confidence(heard, speaking)
-            or not grammar.matches(text)):
+    if not text or not sure(heard, speaking) or not grammar.matches(text):
         return None
     if wake:
         text = text.split(" ", 1)[1] if " " in text else ""
@@ -74,7 +81,7 @@ class Ears:
         self.mode = mode
         self.keys = keys
         self.clock = clock
-        self.endpointer = Endpointer()
+        self.endpointer = Endpointer(complete=self._complete)
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0             # clock time the endpointer closed the last one
         self._grammar: grammars.Grammar | None = None
@@ -118,6 +125,10 @@ class Ears:
             return None
         return judge(self.last, grammar, expectation, wake=self.mode == "wake",
                      speaking=speaking)
+
+    def _complete(self) -> bool:
+        """Whether the utterance so far is a whole phrase that cannot go on (end it sooner)."""
+        return self._grammar is not None and self._grammar.complete(self.recognizer.partial())
 
     def _window_open(self) -> bool:
         if self.mode != "push" or self.keys is None:

@@ -3,7 +3,8 @@
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
 30 ms frames over a queue; it counts overflows reported in the callback status. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
-(with the audio just before kept as pre-roll) and ends after a short run of quiet frames.
+(with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
+shorter one when the listener says that what was heard is a phrase that cannot go on.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import queue
 import sys
 from collections import deque
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -35,11 +37,13 @@ class Endpointer:
 
     start_frames: int = 3        # 90 ms of loud frames start an utterance
     end_frames: int = 10         # 300 ms of quiet frames end it
+    final_frames: int = 6        # 180 ms do when ``complete()`` says the phrase cannot go on
     preroll_frames: int = 10
     max_frames: int = 200        # 6 s: longer is talk, not a command; cut it
     start_ratio: float = 3.0     # ~10 dB over the noise floor
     end_ratio: float = 2.0
     min_level: float = 120.0     # int16 rms under which nothing is speech
+    complete: Callable[[], bool] | None = None
 
     def __post_init__(self) -> None:
         self.floor: float | None = None
@@ -57,13 +61,19 @@ class Endpointer:
             return self._silent(frame, level)
         self._length += 1
         self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
-        if self._quiet >= self.end_frames or self._length >= self.max_frames:
+        if self._ended() or self._length >= self.max_frames:
             if self._length >= self.max_frames:  # a steady sound this long is the new floor
                 self.floor = max(self.floor, level)
             self.in_speech = False
             self._recent.clear()
             return "end", frame
         return "speech", frame
+
+    def _ended(self) -> bool:
+        if self._quiet >= self.end_frames:
+            return True
+        return (self._quiet >= self.final_frames and self.complete is not None
+                and self.complete())
 
     def _threshold(self, ratio: float) -> float:
         return max(self.floor * ratio, self.min_level)
