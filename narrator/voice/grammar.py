@@ -1,8 +1,8 @@
 """The phrases the recogniser may hear now: built from the game's Expectation plus the controls.
 
 A grammar is a small expression tree (words, sequences, alternatives, optional parts). It renders
-to JSGF for pocketsphinx, to a word list for vosk, and to a regular expression that decides
-whether a transcript is one *whole* phrase of it (vosk's phrase list is only a word bigram, and
+to JSGF for pocketsphinx and to a word list for vosk; walking the tree over a transcript's words
+decides whether it is one *whole* phrase of it (vosk's phrase list is only a word bigram, and
 any engine may return a fragment). Every word is checked against the recogniser's dictionary:
 phrases with an unknown word are left out and reported in ``Grammar.unknown``.
 """
@@ -10,8 +10,7 @@ phrases with an unknown word are left out and reported in ``Grammar.unknown``.
 from __future__ import annotations
 
 import hashlib
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from narrator.rules.base import (
@@ -110,17 +109,6 @@ def _ends(expr: Expr, words: list[str], i: int) -> set[int]:
     return here
 
 
-def _regex(expr: Expr) -> str:
-    kind = expr[0]
-    if kind == "w":
-        return re.escape(expr[1]) + " "
-    if kind == "opt":
-        return f"(?:{_regex(expr[1])})?"
-    if kind == "seq":
-        return "".join(_regex(e) for e in expr[1:])
-    return "(?:" + "|".join(_regex(e) for e in expr[1:]) + ")"
-
-
 # --------------------------------------------------------------------------- numbers
 
 
@@ -150,7 +138,6 @@ class Grammar:
     free: bool = False
     speaking: bool = False
     unknown: tuple[str, ...] = ()
-    _pattern: re.Pattern | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -169,15 +156,18 @@ class Grammar:
         """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""
         if self.free:
             return bool(text.strip())
-        return self._pattern.fullmatch(" ".join(text.split()) + " ") is not None
+        words = text.split()
+        return len(words) in _ends(self.root, words, 0)
 
     def complete(self, text: str) -> bool:
         """Whether ``text`` is a whole phrase that no longer phrase goes on from ("next",
         "two seven and eleven" with three dice at most, but not "four": "four and nine" may
         follow). The ears stop listening sooner after such a phrase."""
-        if self.free or not self.matches(text):
+        if self.free:
             return False
-        return MORE not in _ends(self.root, text.split(), 0)
+        words = text.split()
+        ends = _ends(self.root, words, 0)
+        return len(words) in ends and MORE not in ends
 
 
 def build(expectation: Expectation | None, known: Callable[[str], bool], *,
@@ -201,8 +191,7 @@ def _checked(parts: list[Expr], known: Callable[[str], bool], wake: bool,
     root = _prune(alt(parts), missing)
     if wake:
         root = seq(W(WAKE_WORD), root)
-    pattern = re.compile(_regex(root))
-    return Grammar(root, speaking=speaking, unknown=tuple(sorted(missing)), _pattern=pattern)
+    return Grammar(root, speaking=speaking, unknown=tuple(sorted(missing)))
 
 
 def _prune(expr: Expr, missing: set[str]) -> Expr | None:
