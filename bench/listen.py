@@ -76,8 +76,7 @@ def latencies(rec, items, denoise: bool) -> list[float]:
         ears = Ears(rec, Frames(quiet + pcm + quiet), denoiser=make_denoiser(denoise))
         if ears.listen(FULL) is None:
             continue
-        frames_in = ears.source._at // 2  # samples consumed when the phrase was accepted
-        hangover = frames_in / RATE - (len(quiet) // 2 / RATE + speech_end(pcm))
+        hangover = ears.source.seconds_read - (len(quiet) // 2 / RATE + speech_end(pcm))
         out.append(hangover * 1000 + ears.last.ms)
     return out
 

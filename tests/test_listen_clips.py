@@ -83,7 +83,7 @@ def answered_at(clip: clips.Clip, sphinx, expectation) -> float:
     """Seconds into the stream (quiet, the clip, quiet) at which the ears accepted the clip."""
     frames = Frames(QUIET + read_pcm(clip.path) + QUIET)
     assert Ears(sphinx, frames).listen(expectation) == clip.phrase
-    return frames._at / 2 / RATE
+    return frames.seconds_read
 
 
 def test_a_phrase_nothing_can_follow_is_answered_sooner(clip_dir, sphinx):
@@ -97,7 +97,7 @@ def test_a_phrase_nothing_can_follow_is_answered_sooner(clip_dir, sphinx):
 
 def stream_clock(frames: Frames):
     """The time in a recorded stream: how much of it has been read."""
-    return lambda: frames._at / 2 / RATE
+    return lambda: frames.seconds_read
 
 
 @pytest.mark.parametrize("pressed", [None, 0.0])
@@ -117,7 +117,7 @@ def test_wake_mode_acts_on_narrator_next_and_not_on_next_alone(clip_dir, sphinx)
     frames = Frames(QUIET + bare + QUIET + woken + QUIET)
     ears = Ears(sphinx, frames, mode="wake")
     assert ears.listen(FULL) == "next"
-    assert frames._at > len(QUIET + bare + QUIET)  # the bare "next" was passed over
+    assert frames.seconds_read > len(QUIET + bare + QUIET) / 2 / RATE  # bare "next" passed over
 
 
 def test_while_speaking_the_narrators_own_lines_trigger_nothing(clip_dir, sphinx):

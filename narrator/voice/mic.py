@@ -162,6 +162,11 @@ class Frames:
         self._pcm = pcm
         self._at = 0
 
+    @property
+    def seconds_read(self) -> float:
+        """How far into the recording the reader has come."""
+        return self._at / 2 / RATE
+
     def read(self, timeout: float | None = None) -> bytes:
         if self._at >= len(self._pcm):
             raise EOFError
