@@ -1,7 +1,7 @@
 """Slow Burn (Leo Lalande, Game Chef 2009): blacklisted spies work a Job of seven segments
 while the Agency interferes, and each episode every spy Pushes for Freedom.
 
-The rules are pure: the flow lives in ``State.todo`` (see ``engine``), the text in
+The rules are pure: the flow is the step table in ``steps`` run by narrator/rules/flow.py, the text in
 ``scripts/slow_burn/``. Table choices are named options, documented in docs/slow-burn.md.
 """
 
@@ -12,10 +12,14 @@ from typing import Any, Mapping
 
 from narrator.events import GameInput, Line
 from narrator.rules.base import Expectation, RulesInfo, Step
-from narrator.rules.slow_burn import agency, job, mini, setup  # noqa: F401  (register steps)
-from narrator.rules.slow_burn import engine
+from narrator.rules.flow import Flow
+from narrator.rules.slow_burn import agency, job, mini, setup  # noqa: F401  (declare steps)
+from narrator.rules.slow_burn.steps import STEPS
 from narrator.rules.slow_burn.state import DEFAULTS, Options, State
 from narrator.rules.slow_burn.status import status
+
+
+FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
 
 
 class SlowBurn:
@@ -26,14 +30,13 @@ class SlowBurn:
     options: Mapping[str, Any] = MappingProxyType(DEFAULTS)
 
     def start(self, options: Mapping[str, Any]) -> Step:
-        state, said = engine.run(State(Options.parse(options), todo=(("welcome", -1),)))
-        return Step(state, said)
+        return FLOW.start(State(Options.parse(options), todo=(("welcome", -1),)))
 
     def expects(self, state: State) -> Expectation:
-        return engine.expects(state)
+        return FLOW.expects(state)
 
     def apply(self, state: State, given: GameInput) -> Step:
-        return engine.apply(state, given)
+        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         return status(state)

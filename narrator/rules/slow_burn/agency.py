@@ -7,12 +7,11 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptDice, AcceptWords
-from narrator.rules.slow_burn.engine import (
-    SIDES, action, agency_roll, ask, faces_said, interferes, question, track,
-)
+from narrator.rules.flow import ask, push
+from narrator.rules.slow_burn.steps import STEPS, agency_roll, faces_said, interferes, SIDES, track
 from narrator.rules.slow_burn.mini import start_mini
 from narrator.rules.slow_burn.state import (
-    AGENCY_TARGET, IMPLICATED_TARGET, State, names, on_job, then, with_spy,
+    AGENCY_TARGET, IMPLICATED_TARGET, State, names, on_job, with_spy,
 )
 
 RESPOND_WORDS = ("respond", "ignore")
@@ -29,20 +28,20 @@ def respond(state: State, index: int):
     return state, (Line("said.respond", {"spy": spy.name}),)
 
 
-@action("prepare")
+@STEPS.do("prepare")
 def _prepare(state: State, _: int):
     """Tracks 10–11: the spies on the Job roll their persistent dice, the Handler theirs."""
     state, said = track(state, 10)
     state, more = track(state, 11)
     spies = tuple(("persistent_roll", i) for i in on_job(state) if state.spies[i].persistent)
     handler = (("handler_roll", -1),) if state.agency else ()
-    return then(state, *spies, *handler, ("maybe_fleur", -1), ("interfere", -1)), said + more
+    return push(state, *spies, *handler, ("maybe_fleur", -1), ("interfere", -1)), said + more
 
 
-@question("persistent_roll", lambda s, i: ask(
+@STEPS.ask("persistent_roll", lambda s, i: ask(
     "ask.persistent_roll", *agency_roll(s.spies[i].persistent),
     spy=s.spies[i].name, dice=s.spies[i].persistent))
-def _persistent_roll(state: State, index: int, given):
+def _persistent_roll(state: State, given, index: int):
     spy = state.spies[index]
     if not interferes(given, AGENCY_TARGET):
         return state, faces_said(given) + (Line("said.persistent_quiet", {"spy": spy.name}),)
@@ -52,49 +51,49 @@ def _persistent_roll(state: State, index: int, given):
             faces_said(given) + (Line("said.persistent_hit", {"spy": spy.name}),))
 
 
-@question("handler_roll", lambda s, _: ask("ask.handler_roll", *agency_roll(s.agency),
+@STEPS.ask("handler_roll", lambda s, _: ask("ask.handler_roll", *agency_roll(s.agency),
                                            dice=s.agency))
-def _handler_roll(state: State, _: int, given):
+def _handler_roll(state: State, given, _: int):
     if not interferes(given, AGENCY_TARGET):
         return state, faces_said(given) + (Line("said.handler_quiet"),)
     state = replace(state, agency=0, scene=replace(state.scene, handler=True))
     return state, faces_said(given) + (Line("said.handler_hit"),)
 
 
-@action("maybe_fleur")
+@STEPS.do("maybe_fleur")
 def _maybe_fleur(state: State, _: int):
     """Track 11: with no interference rolled, the Handler may spend a Fleur-de-Lis."""
     quiet = not state.scene.triggered and not state.scene.handler
-    return (then(state, ("fleur", -1)) if quiet and state.fleur else state), ()
+    return (push(state, ("fleur", -1)) if quiet and state.fleur else state), ()
 
 
-@question("fleur", lambda s, _: ask("ask.fleur", AcceptWords(("yes", "no")), left=s.fleur))
-def _fleur(state: State, _: int, given):
+@STEPS.ask("fleur", lambda s, _: ask("ask.fleur", AcceptWords(("yes", "no")), left=s.fleur))
+def _fleur(state: State, given, _: int):
     if given.word == "no":
         return state, (Line("said.fleur_kept", {"left": state.fleur}),)
     state = replace(state, fleur=state.fleur - 1, scene=replace(state.scene, handler=True))
     return state, (Line("said.fleur_spent", {"left": state.fleur}),)
 
 
-@action("interfere")
+@STEPS.do("interfere")
 def _interfere(state: State, _: int):
     """Track 14: who is implicated. Own dice implicate their spy outright; the Handler's dice
     make every other spy on the Job roll a die."""
     scene = state.scene
     if not scene.triggered and not scene.handler:
-        return then(state, ("roll", -1)), (Line("said.no_interference"),)
+        return push(state, ("roll", -1)), (Line("said.no_interference"),)
     state, said = track(state, 14)
     state = replace(state, scene=replace(scene, implicated=scene.triggered))
     rolls = ()
     if scene.handler:
         rolls = tuple(("implicate_roll", i) for i in on_job(state)
                       if i not in scene.triggered and not state.spies[i].free)
-    return then(state, *rolls, ("implicated", -1)), said
+    return push(state, *rolls, ("implicated", -1)), said
 
 
-@question("implicate_roll", lambda s, i: ask("ask.implicate_roll", AcceptDice(SIDES),
+@STEPS.ask("implicate_roll", lambda s, i: ask("ask.implicate_roll", AcceptDice(SIDES),
                                              spy=s.spies[i].name))
-def _implicate_roll(state: State, index: int, given):
+def _implicate_roll(state: State, given, index: int):
     spy = state.spies[index].name
     if given.faces[0] > IMPLICATED_TARGET:
         return state, faces_said(given) + (Line("said.not_implicated", {"spy": spy}),)
@@ -103,22 +102,22 @@ def _implicate_roll(state: State, index: int, given):
                                                                   {"spy": spy}),)
 
 
-@action("implicated")
+@STEPS.do("implicated")
 def _implicated(state: State, _: int):
     """Implicated spies' resources are distracted: they give no Job dice this scene."""
     implicated = state.scene.implicated
     if not implicated:
-        return then(state, ("roll", -1)), (Line("said.nobody_implicated"),)
+        return push(state, ("roll", -1)), (Line("said.nobody_implicated"),)
     dice = tuple(0 if i in implicated else n for i, n in enumerate(state.scene.dice))
     state = replace(state, scene=replace(state.scene, dice=dice))
     said = (Line("said.implicated", {"spies": names(state, implicated)}),)
     choices = tuple(("respond", i) for i in implicated)
-    return then(state, *choices, ("answer_interference", -1), ("roll", -1)), said
+    return push(state, *choices, ("answer_interference", -1), ("roll", -1)), said
 
 
-@question("respond", lambda s, i: ask("ask.respond", AcceptWords(RESPOND_WORDS),
+@STEPS.ask("respond", lambda s, i: ask("ask.respond", AcceptWords(RESPOND_WORDS),
                                       spy=s.spies[i].name))
-def _respond(state: State, index: int, given):
+def _respond(state: State, given, index: int):
     if given.word == "respond":
         return respond(state, index)
     spy = state.spies[index]
@@ -129,7 +128,7 @@ def _respond(state: State, index: int, given):
                                         "persistent": spy.persistent + 2}),)
 
 
-@action("answer_interference")
+@STEPS.do("answer_interference")
 def _answer_interference(state: State, _: int):
     """Track 15: the spies who respond play an Interference Segment now."""
     scene = state.scene

@@ -8,13 +8,12 @@ from dataclasses import replace
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber, AcceptWords
 from narrator.rules.slow_burn.agency import RESPOND_WORDS, respond
-from narrator.rules.slow_burn.engine import (
-    Refused, action, ask, faces_said, outcome, question, roll, successes, track,
-)
+from narrator.rules.flow import ask, push, Refused
+from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
 from narrator.rules.slow_burn.mini import start_mini
 from narrator.rules.slow_burn.setup import NOBODY, call_name, creation
 from narrator.rules.slow_burn.state import (
-    FLEUR_TOKENS, JOB_SEGMENTS, OPPOSITION_TARGET, Scene, Spy, State, names, on_job, then, with_spy,
+    FLEUR_TOKENS, JOB_SEGMENTS, OPPOSITION_TARGET, Scene, Spy, State, names, on_job, with_spy,
 )
 
 
@@ -28,21 +27,21 @@ def target(state: State, index: int) -> int:
     return state.segment + 1 - state.spies[index].penalty
 
 
-@action("job")
+@STEPS.do("job")
 def _job(state: State, _: int):
     state = replace(state, episode=state.episode + 1, segment=0, read=())
     state, said = track(state, 7)
-    return then(state, ("segment", -1)), said
+    return push(state, ("segment", -1)), said
 
 
-@action("segment")
+@STEPS.do("segment")
 def _segment(state: State, _: int):
     state = replace(state, segment=state.segment + 1, opposition=2 * players(state), agency=0,
                     pushers=(), scene=Scene())
     state, said = track(state, 8)
     said += (Line("said.segment", {"segment": state.segment, "dice": state.opposition}),)
-    push = (("push", -1),) if pushable(state) else ()
-    return then(state, *push, ("scene", -1)), said
+    declare = (("push", -1),) if pushable(state) else ()
+    return push(state, *declare, ("scene", -1)), said
 
 
 # --------------------------------------------------------------------------- Track 16
@@ -74,8 +73,8 @@ def _ask_push(state: State, _: int):
     return ask(key, words, spies=names(state, pushable(state)))
 
 
-@question("push", _ask_push)
-def _push(state: State, _: int, given):
+@STEPS.ask("push", _ask_push)
+def _push(state: State, given, _: int):
     if given.word in NOBODY:
         if state.pushers:
             return state, (Line("said.pushers", {"spies": names(state, state.pushers)}),)
@@ -89,13 +88,13 @@ def _push(state: State, _: int, given):
         state, said = track(state, 16)
     state = replace(state, pushers=state.pushers + (index,))
     said += (Line("said.push", {"spy": state.spies[index].name}),)
-    return then(state, ("push", -1)) if pushable(state) else state, said
+    return push(state, ("push", -1)) if pushable(state) else state, said
 
 
 # --------------------------------------------------------------------------- Tracks 9–13
 
 
-@action("scene")
+@STEPS.do("scene")
 def _scene(state: State, _: int):
     scene = Scene(number=state.scene.number + 1, dice=(0,) * len(state.spies))
     state = replace(state, scene=scene)
@@ -105,12 +104,12 @@ def _scene(state: State, _: int):
     job = on_job(state)
     still = tuple(("still_ignoring", i) for i in job if state.spies[i].ignoring)
     resources = tuple(("resources", i) for i in job)
-    return then(state, *still, ("answer_interference", -1), *resources, ("prepare", -1)), said
+    return push(state, *still, ("answer_interference", -1), *resources, ("prepare", -1)), said
 
 
-@question("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
+@STEPS.ask("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
                                              spy=s.spies[i].name, penalty=s.spies[i].penalty))
-def _still_ignoring(state: State, index: int, given):
+def _still_ignoring(state: State, given, index: int):
     if given.word == "respond":
         return respond(state, index)
     spy = state.spies[index]
@@ -118,9 +117,9 @@ def _still_ignoring(state: State, index: int, given):
     return state, (Line("said.still_ignoring", {"spy": spy.name, "penalty": spy.penalty + 1}),)
 
 
-@question("resources", lambda s, i: ask("ask.resources", AcceptNumber(0, s.spies[i].resources),
+@STEPS.ask("resources", lambda s, i: ask("ask.resources", AcceptNumber(0, s.spies[i].resources),
                                         spy=s.spies[i].name, free=s.spies[i].resources))
-def _resources(state: State, index: int, given):
+def _resources(state: State, given, index: int):
     count, extra = given.value, max(0, given.value - 1)
     dice = list(state.scene.dice)
     dice[index] = count
@@ -132,16 +131,16 @@ def _resources(state: State, index: int, given):
     return state, (Line("said.resources", {"spy": spy, "dice": count}),)
 
 
-@action("roll")
+@STEPS.do("roll")
 def _roll(state: State, _: int):
     state, said = track(state, 12)
     job = tuple(("job_roll", i) for i, n in enumerate(state.scene.dice) if n)
-    return then(state, ("opposition_roll", -1), *job, ("resolve", -1)), said
+    return push(state, ("opposition_roll", -1), *job, ("resolve", -1)), said
 
 
-@question("opposition_roll", lambda s, _: ask(
+@STEPS.ask("opposition_roll", lambda s, _: ask(
     "ask.opposition_roll", *roll(s.opposition, OPPOSITION_TARGET), dice=s.opposition))
-def _opposition_roll(state: State, _: int, given):
+def _opposition_roll(state: State, given, _: int):
     count = successes(given)
     state = replace(state, scene=replace(state.scene, against=count))
     return state, faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
@@ -153,15 +152,15 @@ def _ask_job_roll(state: State, index: int):
                target=aim)
 
 
-@question("job_roll", _ask_job_roll)
-def _job_roll(state: State, index: int, given):
+@STEPS.ask("job_roll", _ask_job_roll)
+def _job_roll(state: State, given, index: int):
     count = successes(given, target(state, index))
     scene = replace(state.scene, successes=state.scene.successes + count)
     line = Line("said.job_successes", {"spy": state.spies[index].name, "successes": count})
     return replace(state, scene=scene), faces_said(given) + (line,)
 
 
-@action("resolve")
+@STEPS.do("resolve")
 def _resolve(state: State, _: int):
     state, said = track(state, 13)
     scene = state.scene
@@ -170,18 +169,18 @@ def _resolve(state: State, _: int):
              Line("said.discard", {"discarded": state.opposition - left, "left": left}))
     state = replace(state, opposition=left)
     if left:
-        return then(state, ("scene", -1)), said
+        return push(state, ("scene", -1)), said
     state = replace(state, agency=0)
     said += (Line("said.segment_over", {"segment": state.segment}),)
-    push = (("push_segment", -1),) if state.pushers else ()
+    pushing = (("push_segment", -1),) if state.pushers else ()
     last = "finish" if state.segment == JOB_SEGMENTS else "segment"
-    return then(state, *push, (last, -1)), said
+    return push(state, *pushing, (last, -1)), said
 
 
 # --------------------------------------------------------------------------- Tracks 17–18
 
 
-@action("push_segment")
+@STEPS.do("push_segment")
 def _push_segment(state: State, _: int):
     state, said = track(state, 17)
     for index in state.pushers:
@@ -190,7 +189,7 @@ def _push_segment(state: State, _: int):
     return state, said + more
 
 
-@action("finish")
+@STEPS.do("finish")
 def _finish(state: State, _: int):
     """Track 18, then Track 16's price for every spy who did not push this episode."""
     state, said = track(state, 18)
@@ -204,11 +203,11 @@ def _finish(state: State, _: int):
     state = replace(state, opposition=0, agency=0, pushers=())
     if state.options.freed == "contact" and not any(s.blacklisted for s in state.spies):
         return state, said + (Line("said.series_over"),)
-    return then(state, ("another", -1)), said
+    return push(state, ("another", -1)), said
 
 
-@question("another", lambda s, _: ask("ask.another", AcceptWords(("yes", "no"))))
-def _another(state: State, _: int, given):
+@STEPS.ask("another", lambda s, _: ask("ask.another", AcceptWords(("yes", "no"))))
+def _another(state: State, given, _: int):
     if given.word == "no":
         return state, (Line("said.goodbye"),)
     new = Spy() if state.options.freed == "new_spy" else Spy(path=None, persistent=0)
@@ -219,4 +218,4 @@ def _another(state: State, _: int, given):
     if state.options.fleur == "refresh":
         state = replace(state, fleur=FLEUR_TOKENS)
     items = sum((creation(i, True) for i in freed), ())
-    return then(state, *items, ("job", -1)), said + (Line("said.another"),)
+    return push(state, *items, ("job", -1)), said + (Line("said.another"),)

@@ -10,11 +10,10 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber
-from narrator.rules.slow_burn.engine import (
-    Out, action, ask, faces_said, outcome, question, roll, successes, track,
-)
+from narrator.rules.flow import ask, Out, push
+from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
 from narrator.rules.slow_burn.state import (
-    MINI_SCENES, OPPOSITION_TARGET, PATH_END, Mini, State, names, then, with_spy,
+    MINI_SCENES, OPPOSITION_TARGET, PATH_END, Mini, State, names, with_spy,
 )
 
 
@@ -22,7 +21,7 @@ def start_mini(state: State, kind: str, members: tuple[int, ...], dice: int) -> 
     """Begin a mini segment of ``kind`` ("interference" or "push") with ``dice`` Opposition."""
     state = replace(state, mini=Mini(kind, members, dice))
     said = (Line(f"said.{kind}_start", {"spies": names(state, members), "dice": dice}),)
-    return then(state, ("mini_scene", -1)), said
+    return push(state, ("mini_scene", -1)), said
 
 
 def _mini(state: State) -> Mini:
@@ -30,49 +29,49 @@ def _mini(state: State) -> Mini:
     return state.mini
 
 
-@action("mini_scene")
+@STEPS.do("mini_scene")
 def _mini_scene(state: State, _: int):
     mini = replace(_mini(state), scene=_mini(state).scene + 1, dice=0, against=0, successes=0)
     state = replace(state, mini=mini)
     said = (Line("said.mini_scene", {"scene": mini.scene, "of": MINI_SCENES,
                                      "dice": mini.opposition}),)
     resources = tuple(("mini_resources", i) for i in mini.members)
-    return then(state, *resources, ("mini_roll", -1)), said
+    return push(state, *resources, ("mini_roll", -1)), said
 
 
-@question("mini_resources", lambda s, i: ask(
+@STEPS.ask("mini_resources", lambda s, i: ask(
     "ask.mini_resources", AcceptNumber(0, s.spies[i].resources),
     spy=s.spies[i].name, free=s.spies[i].resources))
-def _mini_resources(state: State, index: int, given):
+def _mini_resources(state: State, given, index: int):
     state = replace(state, mini=replace(_mini(state), dice=_mini(state).dice + given.value))
     return state, (Line("said.resources", {"spy": state.spies[index].name,
                                            "dice": given.value}),)
 
 
-@action("mini_roll")
+@STEPS.do("mini_roll")
 def _mini_roll(state: State, _: int):
     job = (("mini_job", -1),) if _mini(state).dice else ()
-    return then(state, ("mini_opposition", -1), *job, ("mini_resolve", -1)), ()
+    return push(state, ("mini_opposition", -1), *job, ("mini_resolve", -1)), ()
 
 
-@question("mini_opposition", lambda s, _: ask(
+@STEPS.ask("mini_opposition", lambda s, _: ask(
     "ask.mini_opposition", *roll(_mini(s).opposition, OPPOSITION_TARGET),
     dice=_mini(s).opposition))
-def _mini_opposition(state: State, _: int, given):
+def _mini_opposition(state: State, given, _: int):
     count = successes(given)
     state = replace(state, mini=replace(_mini(state), against=count))
     return state, faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
 
 
-@question("mini_job", lambda s, _: ask("ask.mini_job", *roll(_mini(s).dice, OPPOSITION_TARGET),
+@STEPS.ask("mini_job", lambda s, _: ask("ask.mini_job", *roll(_mini(s).dice, OPPOSITION_TARGET),
                                        dice=_mini(s).dice))
-def _mini_job(state: State, _: int, given):
+def _mini_job(state: State, given, _: int):
     count = successes(given)
     state = replace(state, mini=replace(_mini(state), successes=count))
     return state, faces_said(given) + (Line("said.mini_successes", {"successes": count}),)
 
 
-@action("mini_resolve")
+@STEPS.do("mini_resolve")
 def _mini_resolve(state: State, _: int):
     mini = _mini(state)
     left = max(0, mini.opposition - mini.successes)
@@ -80,7 +79,7 @@ def _mini_resolve(state: State, _: int):
             Line("said.discard", {"discarded": mini.opposition - left, "left": left}))
     state = replace(state, mini=replace(mini, opposition=left))
     if left and mini.scene < MINI_SCENES:
-        return then(state, ("mini_scene", -1)), said
+        return push(state, ("mini_scene", -1)), said
     state, more = _end(state, won=not left)
     return state, said + more
 

@@ -6,9 +6,10 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
-from narrator.rules.slow_burn.engine import Refused, action, ask, question, track
+from narrator.rules.flow import ask, push, Refused
+from narrator.rules.slow_burn.steps import STEPS, track
 from narrator.rules.slow_burn.state import (
-    FLEUR_TOKENS, MAX_SPIES, MIN_SPIES, PATH_END, Item, Spy, State, then, with_spy,
+    FLEUR_TOKENS, MAX_SPIES, MIN_SPIES, PATH_END, Item, Spy, State, with_spy,
 )
 from narrator.voice.commands import FILLERS, PHRASE_TO_CONTROL, WORD_SYNONYMS, normalise
 
@@ -32,24 +33,24 @@ def creation(index: int, first_session: bool) -> tuple[Item, ...]:
     return items if first_session else items + (("path", index), ("persistent", index))
 
 
-@action("welcome")
+@STEPS.do("welcome")
 def _welcome(state: State, _: int):
     state, said = track(state, 1)
-    return then(state, ("session", -1)), said
+    return push(state, ("session", -1)), said
 
 
-@question("session", lambda s, _: ask("ask.session", AcceptWords(SESSION_WORDS)))
-def _session(state: State, _: int, given):
+@STEPS.ask("session", lambda s, _: ask("ask.session", AcceptWords(SESSION_WORDS)))
+def _session(state: State, given, _: int):
     first = given.word.startswith("first")
     state = replace(state, first_session=first)
     if not first:
-        return then(state, ("spy_count", -1)), (Line("said.new_episode"),)
+        return push(state, ("spy_count", -1)), (Line("said.new_episode"),)
     state, said = track(state, 2)
-    return then(state, ("spy_count", -1)), said
+    return push(state, ("spy_count", -1)), said
 
 
-@question("spy_count", lambda s, _: ask("ask.spy_count", AcceptNumber(MIN_SPIES, MAX_SPIES)))
-def _spy_count(state: State, _: int, given):
+@STEPS.ask("spy_count", lambda s, _: ask("ask.spy_count", AcceptNumber(MIN_SPIES, MAX_SPIES)))
+def _spy_count(state: State, given, _: int):
     count = given.value
     state = replace(state, spies=(Spy(),) * count)
     items = sum((creation(i, state.first_session) for i in range(count)), ())
@@ -57,21 +58,21 @@ def _spy_count(state: State, _: int, given):
         items += sum(((("read", n), ("ready", -1)) for n in (3, 4, 5, 6)), ())
     elif state.options.fleur == "carry":
         items += (("fleur_left", -1),)
-    return then(state, *items, ("job", -1)), (Line("said.spy_count", {"count": count}),)
+    return push(state, *items, ("job", -1)), (Line("said.spy_count", {"count": count}),)
 
 
-@action("read")
+@STEPS.do("read")
 def _read(state: State, number: int):
     return track(state, number)
 
 
-@question("ready", lambda s, _: ask("ask.ready", AcceptContinue()))
-def _ready(state: State, _: int, given):
+@STEPS.ask("ready", lambda s, _: ask("ask.ready", AcceptContinue()))
+def _ready(state: State, given, _: int):
     return state, ()
 
 
-@question("name", lambda s, i: ask("ask.name", AcceptText("spy's name"), number=i + 1))
-def _name(state: State, index: int, given):
+@STEPS.ask("name", lambda s, i: ask("ask.name", AcceptText("spy's name"), number=i + 1))
+def _name(state: State, given, index: int):
     name = " ".join(given.text.split())
     call = call_name(name)
     if not call or call in NOBODY or call in PHRASE_TO_CONTROL:
@@ -82,39 +83,39 @@ def _name(state: State, index: int, given):
     return state, (Line("said.name", {"number": index + 1, "spy": name}),)
 
 
-@question("speciality",
+@STEPS.ask("speciality",
           lambda s, i: ask("ask.speciality", AcceptText("speciality"), spy=s.spies[i].name))
-def _speciality(state: State, index: int, given):
+def _speciality(state: State, given, index: int):
     speciality = " ".join(given.text.split())
     spy = state.spies[index]
     return (with_spy(state, index, speciality=speciality),
             (Line("said.speciality", {"spy": spy.name, "speciality": speciality}),))
 
 
-@question("contact", lambda s, i: ask("ask.contact", AcceptText("contact"),
+@STEPS.ask("contact", lambda s, i: ask("ask.contact", AcceptText("contact"),
                                       spy=s.spies[i].name, number=len(s.spies[i].contacts) + 1))
-def _contact(state: State, index: int, given):
+def _contact(state: State, given, index: int):
     contact = " ".join(given.text.split())
     spy = state.spies[index]
     return (with_spy(state, index, contacts=spy.contacts + (contact,)),
             (Line("said.contact", {"spy": spy.name, "contact": contact}),))
 
 
-@question("path", lambda s, i: ask("ask.path", AcceptNumber(1, PATH_END), spy=s.spies[i].name))
-def _path(state: State, index: int, given):
+@STEPS.ask("path", lambda s, i: ask("ask.path", AcceptNumber(1, PATH_END), spy=s.spies[i].name))
+def _path(state: State, given, index: int):
     spy = state.spies[index]
     return (with_spy(state, index, path=given.value),
             (Line("said.path", {"spy": spy.name, "path": given.value}),))
 
 
-@question("persistent", lambda s, i: ask("ask.persistent", AcceptNumber(0, MAX_PERSISTENT),
+@STEPS.ask("persistent", lambda s, i: ask("ask.persistent", AcceptNumber(0, MAX_PERSISTENT),
                                          spy=s.spies[i].name))
-def _persistent(state: State, index: int, given):
+def _persistent(state: State, given, index: int):
     spy = state.spies[index]
     return (with_spy(state, index, persistent=given.value),
             (Line("said.persistent", {"spy": spy.name, "dice": given.value}),))
 
 
-@question("fleur_left", lambda s, _: ask("ask.fleur_left", AcceptNumber(0, FLEUR_TOKENS)))
-def _fleur_left(state: State, _: int, given):
+@STEPS.ask("fleur_left", lambda s, _: ask("ask.fleur_left", AcceptNumber(0, FLEUR_TOKENS)))
+def _fleur_left(state: State, given, _: int):
     return replace(state, fleur=given.value), (Line("said.fleur_left", {"left": given.value}),)

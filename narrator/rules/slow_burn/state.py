@@ -128,11 +128,6 @@ class State:
     read: tuple[str, ...] = ()         # tracks read this episode (option reread=first)
 
 
-def then(state: State, *items: Item) -> State:
-    """``state`` with ``items`` to do next, before what was already waiting."""
-    return replace(state, todo=tuple(items) + state.todo)
-
-
 def with_spy(state: State, index: int, **changes: Any) -> State:
     """``state`` with one spy changed."""
     spies = list(state.spies)

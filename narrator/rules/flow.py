@@ -1,0 +1,175 @@
+"""The flow kernel every game runs on: a table of steps and a queue of what comes next.
+
+A game declares its steps in a ``Steps`` table, each by name:
+
+* an **ask** step says what to ask and what answers it (``expect(state, *args) ->
+  Expectation``) and what an answer does (``answer(state, given, *args) -> (state, said)``);
+* a **do** step is done at once (``act(state, *args) -> (state, said)``): read a track, start a
+  round, settle a roll.
+
+The state is a frozen dataclass with a ``todo`` field: the queue of steps still to come, each a
+tuple ``(name, *args)``. A step says where the game goes next by putting steps at the front of
+the queue (``push``); the step it came from is already off it. An empty queue is the end.
+
+``Flow`` runs the table, and is the one place where an input is checked against what the step
+expects (``check``) and the one place an input is refused: the state stays as it was and the
+refusal names the reason (a ``Line``); the session says it and asks the question again. A step
+that finds an answer illegal for a reason of its own raises ``Refused``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping
+
+from narrator.events import Continue, Dice, GameInput, Line, Number, Say, Successes, Text, Word
+from narrator.rules.base import (
+    Accept, AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptText, AcceptWords,
+    Expectation, Step,
+)
+
+#: a queued step: its name, then the arguments its functions get after the state
+Todo = tuple
+#: what a step does: the new state and what to say
+Out = tuple[Any, tuple[Say, ...]]
+
+
+class Refused(Exception):
+    """An answer the step cannot take; ``line`` names why. The flow keeps the state as it was."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.line = Line(key, params)
+
+
+@dataclass(frozen=True)
+class Ask:
+    expect: Callable[..., Expectation]
+    answer: Callable[..., Out]
+
+
+@dataclass(frozen=True)
+class Do:
+    act: Callable[..., Out]
+
+
+class Steps:
+    """A game's table of steps, filled by the ``ask`` and ``do`` decorators."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, Ask | Do] = {}
+
+    def _add(self, name: str, step: Ask | Do) -> None:
+        if name in self.table:
+            raise ValueError(f"step {name!r} is declared twice")
+        self.table[name] = step
+
+    def ask(self, name: str, expect: Callable[..., Expectation]):
+        """Declare the decorated ``answer(state, given, *args)`` as question ``name``."""
+        def register(answer: Callable[..., Out]):
+            self._add(name, Ask(expect, answer))
+            return answer
+        return register
+
+    def do(self, name: str):
+        """Declare the decorated ``act(state, *args)`` as step ``name``, done at once."""
+        def register(act: Callable[..., Out]):
+            self._add(name, Do(act))
+            return act
+        return register
+
+
+def todo(name: str, *args: Any) -> Todo:
+    """A step to queue."""
+    return (name, *args)
+
+
+def push(state: Any, *steps: Todo) -> Any:
+    """``state`` with ``steps`` to do next, in order, before what was already waiting."""
+    return replace(state, todo=tuple(steps) + state.todo)
+
+
+def ask(key: str, *accepts: Accept, **params: Any) -> Expectation:
+    """A question: the prompt ``key`` with ``params``, answered by any of ``accepts``."""
+    return Expectation(Line(key, params), tuple(accepts))
+
+
+class Flow:
+    """Runs one game's ``Steps``. ``over(state)`` is what the game says once nothing is left."""
+
+    def __init__(self, steps: Steps, over: Callable[[Any], Line]) -> None:
+        self.steps = steps.table
+        self.over = over
+
+    def run(self, state: Any) -> Out:
+        """Do every ``do`` step at the front of the queue, up to the next question or the end."""
+        said: tuple[Say, ...] = ()
+        while state.todo and isinstance(self.steps[state.todo[0][0]], Do):
+            name, *args = state.todo[0]
+            state, more = self.steps[name].act(replace(state, todo=state.todo[1:]), *args)
+            said += tuple(more)
+        return state, said
+
+    def start(self, state: Any, *first: Say) -> Step:
+        """The game's first Step: ``first`` said, then every step up to the first question."""
+        state, said = self.run(state)
+        return Step(state, tuple(first) + said)
+
+    def expects(self, state: Any) -> Expectation:
+        if not state.todo:
+            return Expectation(self.over(state), ())
+        name, *args = state.todo[0]
+        return self.steps[name].expect(state, *args)
+
+    def apply(self, state: Any, given: GameInput) -> Step:
+        """Check ``given`` against the question, answer it, and run on to the next question."""
+        expectation = self.expects(state)
+        reason = Line("reject.over") if expectation.over else check(expectation, given)
+        if reason is not None:
+            return Step(state, rejected=reason)
+        name, *args = state.todo[0]
+        try:
+            new, said = self.steps[name].answer(replace(state, todo=state.todo[1:]), given, *args)
+        except Refused as refusal:
+            return Step(state, rejected=refusal.line)
+        new, more = self.run(new)
+        return Step(new, tuple(said) + more)
+
+
+# --------------------------------------------------------------------------- the one check
+
+KIND: Mapping[type, type] = {Continue: AcceptContinue, Dice: AcceptDice, Successes: AcceptSuccesses,
+                             Number: AcceptNumber, Word: AcceptWords, Text: AcceptText}
+
+
+def check(expectation: Expectation, given: GameInput) -> Line | None:
+    """Why ``given`` does not answer ``expectation`` (a ``reject.*`` Line), or None when it does.
+
+    Reasons and their fields: ``not_now``; ``dice_count`` (heard, wanted); ``face`` (face,
+    sides); ``successes`` (count, max); ``number`` (value, min, max); ``word`` (word, words);
+    ``blank``.
+    """
+    specs = [a for a in expectation.accepts if isinstance(a, KIND.get(type(given), type(None)))]
+    if not specs:
+        return Line("reject.not_now")
+    if isinstance(given, Number):
+        fits = [a for a in specs if a.min <= given.value <= a.max]
+        if not fits:
+            low, high = min(a.min for a in specs), max(a.max for a in specs)
+            return Line("reject.number", {"value": given.value, "min": low, "max": high})
+        return None
+    spec = specs[0]
+    if isinstance(given, Dice):
+        bad = [f for f in given.faces if not 1 <= f <= spec.sides]
+        if bad:
+            return Line("reject.face", {"face": bad[0], "sides": spec.sides})
+        if not spec.min_count <= len(given.faces) <= spec.max_count:
+            return Line("reject.dice_count", {"heard": len(given.faces), "wanted": spec.max_count})
+    elif isinstance(given, Successes) and not 0 <= given.count <= spec.max:
+        return Line("reject.successes", {"count": given.count, "max": spec.max})
+    elif isinstance(given, Word) and not (
+            given.word in spec.numbered if given.number is not None else given.word in spec.words):
+        return Line("reject.word", {"word": given.word, "words": list(spec.words + spec.numbered)})
+    elif isinstance(given, Text) and not given.text.strip():
+        return Line("reject.blank")
+    return None

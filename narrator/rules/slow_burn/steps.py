@@ -1,0 +1,73 @@
+"""Slow Burn's table of steps and what its steps share: reading tracks, rolls and outcomes.
+
+Every step is declared on ``STEPS`` (see narrator/rules/flow.py); a queued step is ``(name, spy)``
+with the spy's index, or -1 when it is about nobody in particular.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from narrator.dice import count_at_most
+from narrator.events import Dice, GameInput, Line, ReadTrack, Say, Successes, Word
+from narrator.rules.base import AcceptDice, AcceptSuccesses, AcceptWords
+from narrator.rules.flow import Flow, Out, Steps, ask  # noqa: F401  (ask: for the step modules)
+from narrator.rules.slow_burn.state import OPPOSITION_TARGET, State
+
+SIDES = 12
+STEPS = Steps()
+
+
+def track(state: State, number: int) -> Out:
+    """Read track ``number`` (once per episode when the table chose ``reread=first``)."""
+    tid = f"t{number:02d}"
+    if state.options.reread == "always":
+        return state, (ReadTrack(tid),)
+    if tid in state.read:
+        return state, ()
+    return replace(state, read=state.read + (tid,)), (ReadTrack(tid),)
+
+
+# --------------------------------------------------------------------------- dice answers
+
+AGENCY_WORDS = ("interference", "no interference")
+
+
+def roll(count: int, target: int) -> tuple:
+    """Accept ``count`` dice as faces or as a success count (none can succeed below 1)."""
+    return (AcceptSuccesses(count if target >= 1 else 0), AcceptDice(SIDES, count, count))
+
+
+def agency_roll(count: int) -> tuple:
+    """Accept Agency dice as faces, or "interference" / "no interference"."""
+    return (AcceptWords(AGENCY_WORDS), AcceptDice(SIDES, count, count))
+
+
+def faces_said(given: GameInput) -> tuple[Say, ...]:
+    """Read back the faces a player gave (the session already said the app's own roll)."""
+    if not isinstance(given, Dice) or given.by_app:
+        return ()
+    return (Line("roll.faces", {"faces": list(given.faces)}),)
+
+
+def successes(given: GameInput, target: int = OPPOSITION_TARGET) -> int:
+    """Successes in a roll given as faces (each at ``target`` or under) or as a count."""
+    if isinstance(given, Dice):
+        return count_at_most(given.faces, target)
+    assert isinstance(given, Successes)
+    return given.count
+
+
+def interferes(given: GameInput, target: int) -> bool:
+    """Did Agency dice (faces or the word) interfere?"""
+    if isinstance(given, Dice):
+        return any(face <= target for face in given.faces)
+    assert isinstance(given, Word)
+    return given.word == "interference"
+
+
+def outcome(spies: int, opposition: int, tie: str) -> Line:
+    """Track 13: more successes decides; a tie goes the way the table chose."""
+    if spies == opposition:
+        return Line(f"said.{tie}")
+    return Line("said.favourable" if spies > opposition else "said.unfavourable")
