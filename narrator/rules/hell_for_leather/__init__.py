@@ -11,11 +11,11 @@ from typing import Any, Mapping
 
 from narrator.events import GameInput, Line
 from narrator.rules.base import Expectation, RulesInfo, Step
-from narrator.rules.hell_for_leather import (  # noqa: F401  (each registers its steps)
+from narrator.rules.flow import Flow
+from narrator.rules.hell_for_leather import (  # noqa: F401  (each declares its steps)
     consequences, conflict, finale, setup, storm, turn,
 )
-from narrator.rules.hell_for_leather.flow import apply as _apply
-from narrator.rules.hell_for_leather.flow import expectation, settle
+from narrator.rules.hell_for_leather.steps import STEPS
 from narrator.rules.hell_for_leather.model import DRIVE, State, heat_status
 
 OPTIONS: dict[str, Any] = {
@@ -28,6 +28,9 @@ def _flag(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on")
 
 
+FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"))
+
+
 class HellForLeather:
     name = "hell-for-leather"
     script = "hell_for_leather"
@@ -37,14 +40,13 @@ class HellForLeather:
         opts = {**OPTIONS, **(options or {})}
         s = State(todo=setup.first_steps(), exams=_flag(opts["exams"]),
                   felony_stars=max(1, int(opts["felony_stars"])))
-        s, say = settle(s)
-        return Step(state=s, say=(Line("intro"),) + say)
+        return FLOW.start(s, Line("intro"))
 
     def expects(self, state: State) -> Expectation:
-        return expectation(state)
+        return FLOW.expects(state)
 
     def apply(self, state: State, given: GameInput) -> Step:
-        return _apply(state, given)
+        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.teams or not state.sizes:

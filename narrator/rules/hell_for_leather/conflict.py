@@ -12,9 +12,8 @@ from dataclasses import replace
 from narrator.events import Continue, Dice, Line, Number, Word
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
-from narrator.rules.hell_for_leather.flow import (
-    NEXT, NO_ROLLING, acts, ask, asks, auto, choices, push, refuse, todo, words,
-)
+from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, Conflict, Die, State, Throw, add_heat, set_member, set_team,
 )
@@ -60,15 +59,14 @@ def _allies(s: State) -> list[int]:
     return [i for i in s.team.alive() if i != c.roller and i not in c.helpers]
 
 
-@asks("help")
-def _ask_help(s, step):
+def _ask_help(s):
     most = min(s.team.vp, len(_allies(s)))
     return ask("help.ask", AcceptNumber(0, most), NEXT, vp=s.team.vp,
                allies=[s.team.members[i].name for i in _allies(s)])
 
 
-@acts("help")
-def _help(s, given, step):
+@STEPS.ask("help", _ask_help)
+def _help(s, given):
     n = 0 if isinstance(given, Continue) else given.value
     allies = _allies(s)
     if n == 0:
@@ -81,32 +79,31 @@ def _help(s, given, step):
     return push(s, *[todo("helper") for _ in range(n)]), (Line("help.paid", {"vp": n}),)
 
 
-@asks("helper")
-def _ask_helper(s, step):
+def _ask_helper(s):
     names = [s.team.members[i].name for i in _allies(s)]
     return ask("help.which", AcceptNumber(1, len(names)), choices=choices(names))
 
 
-@acts("helper")
-def _helper(s, given: Number, step):
+@STEPS.ask("helper", _ask_helper)
+def _helper(s, given: Number):
     chosen = _allies(s)[given.value - 1]
     s = _set(s, helpers=_conflict(s).helpers + (chosen,))
     return s, (Line("help.joins", {"name": s.team.members[chosen].name}),)
 
 
-@auto("plan")
-def _plan(s, step):
+@STEPS.do("plan")
+def _plan(s, level):
     """The Narrator throws first, then each helper in turn, then the Narrator's other dice
     (Call for Help)."""
     c = _conflict(s)
-    own = charts.drive_dice(step.args[0])
+    own = charts.drive_dice(level)
     first = [Throw(c.roller, "drive")][:own]
     rest = [Throw(c.roller, "drive")] * (own - len(first))
     plan = tuple(first + [Throw(h, "help") for h in c.helpers] + rest)
     s = _set(s, plan=plan)
-    say = (Line(f"roll.hand.{charts.hand(step.args[0])}", {"name": s.team.members[c.roller].name,
+    say = (Line(f"roll.hand.{charts.hand(level)}", {"name": s.team.members[c.roller].name,
                                                           "dice": own}),)
-    return push(s, todo("die" if plan else "no_dice", step.args[0])), say
+    return push(s, todo("die" if plan else "no_dice", level)), say
 
 
 # --------------------------------------------------------------------------- the dice
@@ -117,36 +114,35 @@ def _die_words(recount: bool):
     return words(*options, numbered=("curse",))
 
 
-@asks("die")
-def _ask_die(s, step):
+def _ask_die(s, level):
     c = _conflict(s)
     throw = c.plan[len(c.dice)]
     source = throw.source
     if source == "drive":
-        source = f"drive.{charts.hand(step.args[0])}"
+        source = f"drive.{charts.hand(level)}"
     key = "die.recount" if c.recount else f"die.{source}"
     thrower = s.teams[c.team].members[throw.who].name
     return ask(key, _die_words(c.recount), NO_ROLLING, n=len(c.dice) + 1, count=len(c.plan),
                name=thrower, heat=s.teams[c.team].heat)
 
 
-def _read_die(c: Conflict, given) -> Die | object:
-    """The Die a spoken result names, or a refusal."""
+def _read_die(c: Conflict, given) -> Die:
+    """The Die a spoken result names; Refused when it names none."""
     if isinstance(given, Dice):
-        return refuse("die.say_result")
+        raise Refused("die.say_result")
     if given.word != "curse":
         return Die(given.word)
     if given.number is None:
         if c.kind in ("finale", "storm"):
             return Die("curse", 10)
-        return refuse("die.curse_number")
+        raise Refused("die.curse_number")
     if not 0 <= given.number <= 10:
-        return refuse("die.curse_range", number=given.number)
+        raise Refused("die.curse_range", number=given.number)
     return Die("curse", given.number or 10)  # a d10's 0 is its ten
 
 
-@acts("die")
-def _die(s, given, step):
+@STEPS.ask("die", _ask_die)
+def _die(s, given, level):
     c = _conflict(s)
     throw = c.plan[len(c.dice)]
     if isinstance(given, Word) and given.word == "heat fell":
@@ -156,14 +152,12 @@ def _die(s, given, step):
             s, say = _commit_felony(s, sum(t.source == "felony" for t in c.plan))
         return push(s, todo(FALL[c.kind])), say
     die = _read_die(c, given)
-    if not isinstance(die, Die):
-        return die
     s = _set(s, dice=c.dice + (die,))
     say: tuple = ()
     if not c.recount:
         s, say = _after_throw(s, throw, die)
     c = _conflict(s)
-    nxt = todo("die", *step.args) if len(c.dice) < len(c.plan) else todo("after_roll", *step.args)
+    nxt = todo("die", level) if len(c.dice) < len(c.plan) else todo("after_roll", level)
     return push(s, nxt), say
 
 
@@ -208,8 +202,7 @@ def risk_allowed(c: Conflict) -> str | None:
     return None
 
 
-@asks("after_roll")
-def _ask_after(s, step):
+def _ask_after(s, *_):
     c = _conflict(s)
     heat = s.teams[c.team].heat
     if c.kind == "finale":
@@ -219,33 +212,32 @@ def _ask_after(s, step):
     return ask(key, words("risk", "recount"), NEXT, result=charts.best(c.dice), heat=heat)
 
 
-@acts("after_roll")
-def _after(s, given, step):
+@STEPS.ask("after_roll", _ask_after)
+def _after(s, given, level):
     c = _conflict(s)
     if isinstance(given, Continue):
         return push(s, todo(SCORER[c.kind])), ()
     if given.word == "recount":
         s = _set(s, dice=(), recount=True)
-        return push(s, todo("die", *step.args)), (Line("recount.start"),)
-    return _take_risk(s, step)
+        return push(s, todo("die", level)), (Line("recount.start"),)
+    return _take_risk(s, level)
 
 
-def _take_risk(s: State, step):
+def _take_risk(s: State, level):
     c = _conflict(s)
     refusal = risk_allowed(c)
     if refusal:
-        return refuse(refusal)
+        raise Refused(refusal)
     s = add_heat(s, c.team, 1)
     s = _set(s, risks=c.risks + 1, recount=False, plan=c.plan + (Throw(c.roller, "risk"),),
              dice=c.dice)
-    return push(s, todo("die", *step.args)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
+    return push(s, todo("die", level)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
 
 
 # --------------------------------------------------------------------------- Drive 0, no dice
 
 
-@asks("no_dice")
-def _ask_no_dice(s, step):
+def _ask_no_dice(s, *_):
     c = _conflict(s)
     name = s.teams[c.team].members[c.roller].name
     if c.kind in ("finale", "storm"):
@@ -253,11 +245,11 @@ def _ask_no_dice(s, step):
     return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING, name=name)
 
 
-@acts("no_dice")
-def _no_dice(s, given, step):
+@STEPS.ask("no_dice", _ask_no_dice)
+def _no_dice(s, given, level):
     c = _conflict(s)
     if isinstance(given, Word):
-        return _take_risk(s, step)
+        return _take_risk(s, level)
     if isinstance(given, Continue):
         return push(s, todo(SCORER[c.kind])), ()
     face = given.value if isinstance(given, Number) else given.faces[0]
@@ -267,26 +259,24 @@ def _no_dice(s, given, step):
 # --------------------------------------------------------------------------- a fallen Heat
 
 
-@asks("heat_stayed")
-def _ask_stayed(s, step):
+def _ask_stayed(s):
     heat = s.teams[_conflict(s).team].heat
     return ask("fall.stayed", AcceptNumber(0, heat - 1), heat=heat)
 
 
-@acts("heat_stayed")
-def _stayed(s, given: Number, step):
+@STEPS.ask("heat_stayed", _ask_stayed)
+def _stayed(s, given: Number):
     return push(_set(s, stayed=given.value), todo("heat_total")), ()
 
 
-@asks("heat_total")
-def _ask_total(s, step):
+def _ask_total(s):
     c = _conflict(s)
     fallen = s.teams[c.team].heat - c.stayed
     return ask("fall.total", AcceptNumber(fallen, 6 * fallen), fallen=fallen)
 
 
-@acts("heat_total")
-def _total(s, given: Number, step):
+@STEPS.ask("heat_total", _ask_total)
+def _total(s, given: Number):
     c = _conflict(s)
     score = charts.heat_fall_score(given.value, c.stayed)
     return push(_set(s, heat_score=score), todo("score")), (

@@ -8,9 +8,8 @@ from dataclasses import replace
 from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
-from narrator.rules.hell_for_leather.flow import (
-    NEXT, acts, ask, asks, auto, choices, push, refuse, todo, words,
-)
+from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE, GOAL_PRICE, HEAT_MIN, HUNTER_MARKS, RIP, State, Team, add_heat, set_member, set_team,
 )
@@ -34,8 +33,8 @@ def _result(s: State) -> tuple[str, int, int]:
     return result, total, c.roller
 
 
-@auto("score")
-def _score(s, step):
+@STEPS.do("score")
+def _score(s):
     c = s.conflict
     t = c.team
     result, total, bearer = _result(s)
@@ -56,7 +55,7 @@ def _score(s, step):
     if result == "curse":
         s, more, steps = _curse(s, total, bearer)
         say += more
-    if not any(st.kind == "trauma" for st in steps):
+    if not any(st[0] == "trauma" for st in steps):
         steps.append(todo("narrate", *_narration(s, result)))
     if result == "boon":
         steps.append(todo("narrate", "narrate.boon_flashback", narrator.name, narrator.why,
@@ -119,28 +118,24 @@ def _curse(s: State, total: int, bearer: int):
     return s, say, steps
 
 
-@auto("extra_trauma")
-def _extra_trauma(s, step):
+@STEPS.do("extra_trauma")
+def _extra_trauma(s, t, bearer):
     """Traumas from the Excess chart: the bearer takes it or passes it to a teammate."""
-    t, bearer = step.args
     alive = s.teams[t].alive()
     if len(alive) > 1:
         return push(s, todo("trauma_who", t, bearer)), ()
     return (push(s, todo("trauma", t, alive[0])) if alive else s), ()
 
 
-@asks("trauma_who")
-def _ask_trauma_who(s, step):
-    t, bearer = step.args
+def _ask_trauma_who(s, t, bearer):
     team = s.teams[t]
     names = [team.members[i].name for i in team.alive()]
     return ask("trauma.who", AcceptNumber(1, len(names)), bearer=team.members[bearer].name,
                choices=choices(names))
 
 
-@acts("trauma_who")
-def _trauma_who(s, given: Number, step):
-    t = step.args[0]
+@STEPS.ask("trauma_who", _ask_trauma_who)
+def _trauma_who(s, given: Number, t, *_):
     return push(s, todo("trauma", t, s.teams[t].alive()[given.value - 1])), ()
 
 
@@ -158,11 +153,10 @@ def drive_name(level: int) -> str:
     return DRIVE[level]
 
 
-@auto("trauma")
-def _trauma(s, step):
+@STEPS.do("trauma")
+def _trauma(s, t, m):
     """Trauma: Drive -1, a flashback about the Why, the wounded narrates the consequences,
     then the team's Heat drops 2 (minimum 2). A Trauma at Drive 0 is R.I.P."""
-    t, m = step.args
     if not s.teams[t].members[m].alive:  # a second Trauma on the dead: nothing more to take
         return s, ()
     s, line = wound(s, t, m)
@@ -186,15 +180,13 @@ def _narration(s: State, result: str) -> tuple[str, str, str, str]:
     return f"narrate.{result}", narrator.name, "", ""
 
 
-@asks("narrate")
-def _ask_narrate(s, step):
-    key, name, detail, extra = step.args
+def _ask_narrate(s, key, name, detail, extra):
     return ask(key, NEXT, name=name, detail=detail, extra=extra,
                adversary=adversary(s) if s.finale is None else "")
 
 
-@acts("narrate")
-def _narrate(s, given, step):
+@STEPS.ask("narrate", _ask_narrate)
+def _narrate(s, given, *_):
     return s, ()
 
 
@@ -205,8 +197,7 @@ def _hurt(team: Team) -> list[int]:
     return [i for i in team.alive() if team.members[i].drive > 0]
 
 
-@asks("buy_goal")
-def _ask_buy(s, step):
+def _ask_buy(s):
     team = s.teams[s.conflict.team]
     return ask("goal.ask", words("buy"), NEXT, vp=team.vp, goal=team.goals[team.done],
                price=GOAL_PRICE)
@@ -218,8 +209,8 @@ def goal_buyable(s: State) -> bool:
     return team.vp >= GOAL_PRICE and team.done < len(team.goals)
 
 
-@acts("buy_goal")
-def _buy(s, given, step):
+@STEPS.ask("buy_goal", _ask_buy)
+def _buy(s, given):
     if isinstance(given, Continue):
         return s, ()
     t = s.conflict.team
@@ -232,38 +223,34 @@ def _buy(s, given, step):
     return s, say
 
 
-@asks("goal_reward")
-def _ask_reward(s, step):
-    return ask("goal.reward", words("heat", "heal"), heat=s.teams[step.args[0]].heat)
+def _ask_reward(s, t):
+    return ask("goal.reward", words("heat", "heal"), heat=s.teams[t].heat)
 
 
-@acts("goal_reward")
-def _reward(s, given, step):
-    t = step.args[0]
+@STEPS.ask("goal_reward", _ask_reward)
+def _reward(s, given, t):
     team = s.teams[t]
     if given.word == "heat":
         if team.heat <= HEAT_MIN:
-            return refuse("heat.at_minimum")
+            raise Refused("heat.at_minimum")
         s = add_heat(s, t, -1)
         return s, (Line("heat.lowered", {"heat": s.teams[t].heat}),)
     hurt = _hurt(team)
     if not hurt:
-        return refuse("heal.nobody")
+        raise Refused("heal.nobody")
     if len(hurt) == 1:
         return heal(s, t, hurt[0])
     return push(s, todo("heal_who", t)), ()
 
 
-@asks("heal_who")
-def _ask_heal(s, step):
-    team = s.teams[step.args[0]]
+def _ask_heal(s, t):
+    team = s.teams[t]
     return ask("heal.who", AcceptNumber(1, len(_hurt(team))),
                choices=choices([team.members[i].name for i in _hurt(team)]))
 
 
-@acts("heal_who")
-def _heal_who(s, given: Number, step):
-    t = step.args[0]
+@STEPS.ask("heal_who", _ask_heal)
+def _heal_who(s, given: Number, t):
     return heal(s, t, _hurt(s.teams[t])[given.value - 1])
 
 
@@ -276,8 +263,8 @@ def heal(s: State, t: int, m: int):
 # --------------------------------------------------------------------------- end of the turn
 
 
-@auto("end_turn")
-def _end_turn(s, step):
+@STEPS.do("end_turn")
+def _end_turn(s):
     """The Narrator Cup passes clockwise on the Active Team and the team roles switch; in co-op
     only the Narrator changes (Selecting a Narrator; Co-Op Rules)."""
     t = s.active

@@ -9,9 +9,8 @@ from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts, conflict
 from narrator.rules.hell_for_leather.consequences import heal, wound
-from narrator.rules.hell_for_leather.flow import (
-    NEXT, acts, ask, asks, auto, choices, push, refuse, todo, words,
-)
+from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, RIP, Finale, State, Team, add_heat, set_member, set_team,
 )
@@ -30,11 +29,10 @@ def _setf(s: State, **changes) -> State:
     return replace(s, finale=replace(_f(s), **changes))
 
 
-@auto("reach_objective")
-def _objective(s, step):
+@STEPS.do("reach_objective")
+def _objective(s, t):
     """The first team to reach the Objective: every unspent VP is discarded, the Hunters are
     recalled, and the winners get (Goal Target - the losers' Goals) rewards (Rewards)."""
-    t = step.args[0]
     teams = tuple(replace(tm, vp=0, hunters=0) for tm in s.teams)
     s = replace(s, teams=teams, active=t, conflict=None)
     say = [Line("objective.reached", {"team": s.teams[t].name, "objective": s.objective})]
@@ -59,16 +57,13 @@ def _hurt(team: Team) -> list[int]:
     return [i for i in team.alive() if team.members[i].drive > 0]
 
 
-@asks("reward")
-def _ask_reward(s, step):
-    t, n, count = step.args
+def _ask_reward(s, t, n, count):
     return ask("rewards.ask", words("heat", "heal", "trauma", "points"), n=n, count=count,
                team=s.teams[t].name, rival=s.teams[1 - t].name)
 
 
-@acts("reward")
-def _reward(s, given, step):
-    t = step.args[0]
+@STEPS.ask("reward", _ask_reward)
+def _reward(s, given, t, *_):
     rival = 1 - t
     say: list = []
     if given.word == "heat":
@@ -82,29 +77,26 @@ def _reward(s, given, step):
         say.append(Line("rewards.points", {"vp": vp[t]}))
     elif given.word == "heal":
         if not _hurt(s.teams[t]):
-            return refuse("heal.nobody")
+            raise Refused("heal.nobody")
         s = push(s, todo("reward_pick", t, "heal"))
     else:
         if not _woundable(s.teams[rival]):
-            return refuse("rewards.cannot_wound")
+            raise Refused("rewards.cannot_wound")
         s = push(s, todo("reward_pick", rival, "trauma"))
     s = add_heat(s, t, -1)
     say.append(Line("rewards.own_heat", {"heat": s.teams[t].heat}))
     return s, tuple(say)
 
 
-@asks("reward_pick")
-def _ask_pick(s, step):
-    t, what = step.args
+def _ask_pick(s, t, what):
     team = s.teams[t]
     pool = _hurt(team) if what == "heal" else _woundable(team)
     return ask(f"rewards.pick_{what}", AcceptNumber(1, len(pool)),
                choices=choices([team.members[i].name for i in pool]))
 
 
-@acts("reward_pick")
-def _pick(s, given: Number, step):
-    t, what = step.args
+@STEPS.ask("reward_pick", _ask_pick)
+def _pick(s, given: Number, t, what):
     team = s.teams[t]
     pool = _hurt(team) if what == "heal" else _woundable(team)
     m = pool[given.value - 1]
@@ -118,31 +110,29 @@ def _pick(s, given: Number, step):
 # --------------------------------------------------------------------------- Co-op at the Objective
 
 
-@asks("coop_finale")
-def _ask_coop(s, step):
+def _ask_coop(s):
     return ask("coop.finale", words("storm", "fight"))
 
 
-@acts("coop_finale")
-def _coop(s, given, step):
+@STEPS.ask("coop_finale", _ask_coop)
+def _coop(s, given):
     alive = s.team.alive()
     if given.word == "storm":
         return push(s, todo("storm_begin", 0)), ()
     if len(alive) < 2:
-        return refuse("coop.fight_alone")
+        raise Refused("coop.fight_alone")
     if len(alive) == 2:
         return _sides(s, [alive[0]], [alive[1]]), ()
     return push(s, todo("coop_alone")), ()
 
 
-@asks("coop_alone")
-def _ask_alone(s, step):
+def _ask_alone(s):
     names = [s.team.members[i].name for i in s.team.alive()]
     return ask("coop.alone", AcceptNumber(1, len(names)), choices=choices(names))
 
 
-@acts("coop_alone")
-def _alone(s, given: Number, step):
+@STEPS.ask("coop_alone", _ask_alone)
+def _alone(s, given: Number):
     alive = s.team.alive()
     lone = alive[given.value - 1]
     return _sides(s, [i for i in alive if i != lone], [lone]), ()
@@ -163,8 +153,8 @@ def _sides(s: State, first: list[int], second: list[int]) -> State:
 # --------------------------------------------------------------------------- rounds and turns
 
 
-@auto("finale_prep")
-def _prep(s, step):
+@STEPS.do("finale_prep")
+def _prep(s):
     """Preparation: each Instinct's homework, then every contestant's entrance."""
     say = tuple(Line(f"finale.homework.{m.instinct}", {"name": m.name})
                 for tm in s.teams for m in tm.members if m.alive)
@@ -172,36 +162,31 @@ def _prep(s, step):
         Line("finale.begins", {"objective": s.objective}),) + say
 
 
-@auto("round")
-def _round(s, step):
+@STEPS.do("round")
+def _round(s):
     f = _f(s)
     s = replace(s, active=f.first)
     s = _setf(s, turn=1, victim=None)
     steps = []
-    for t, kind in ((f.first, "f_narrator"), (1 - f.first, "f_target")):
+    for t, role in ((f.first, "narrator"), (1 - f.first, "target")):
         alive = s.teams[t].alive()
         if len(alive) == 1:
             s = set_team(s, t, cup=alive[0])
         else:
-            steps.append(todo(kind, t))
+            steps.append(todo("holder", role, t))
     return push(s, *steps, todo("f_intent")), (Line("finale.round", {
         "round": f.round, "team": s.teams[f.first].name}),)
 
 
-@asks("f_narrator")
-@asks("f_target")
-def _ask_holder(s, step):
-    t = step.args[0]
+def _ask_holder(s, role, t):
     team = s.teams[t]
     names = [team.members[i].name for i in team.alive()]
-    return ask(f"finale.choose_{step.kind[2:]}", AcceptNumber(1, len(names)), team=team.name,
+    return ask(f"finale.choose_{role}", AcceptNumber(1, len(names)), team=team.name,
                choices=choices(names))
 
 
-@acts("f_narrator")
-@acts("f_target")
-def _holder(s, given: Number, step):
-    t = step.args[0]
+@STEPS.ask("holder", _ask_holder)
+def _holder(s, given: Number, role, t):
     return set_team(s, t, cup=s.teams[t].alive()[given.value - 1]), ()
 
 
@@ -209,8 +194,7 @@ def _holder_name(s: State, t: int) -> str:
     return s.teams[t].members[s.teams[t].cup].name
 
 
-@asks("f_intent")
-def _ask_intent(s, step):
+def _ask_intent(s):
     f = _f(s)
     params = dict(narrator=s.narrator.name, target=_holder_name(s, s.other),
                   vp=f.vp[s.active], rival_vp=f.vp[s.other])
@@ -220,8 +204,8 @@ def _ask_intent(s, step):
     return ask("finale.defend_or_ditch", words("defend", "ditch"), victim=victim, **params)
 
 
-@acts("f_intent")
-def _intent(s, given, step):
+@STEPS.ask("f_intent", _ask_intent)
+def _intent(s, given):
     if isinstance(given, Continue) or given.word == "defend":
         return conflict.start(s, "finale", finale_level(s)), ()
     return push(s, todo("finale_death", s.active, _f(s).victim)), (
@@ -237,8 +221,8 @@ def finale_level(s: State) -> int:
     return s.narrator.drive - allies - smaller
 
 
-@auto("finale_score")
-def _finale_score(s, step):
+@STEPS.do("finale_score")
+def _finale_score(s):
     """Resolution: VP equal to or below the enemy's kills the roller; otherwise the narration
     stands and play passes to the other team, whose Cup moves clockwise from the third turn."""
     f = _f(s)
@@ -258,15 +242,14 @@ def _finale_score(s, step):
     return push(s, todo("f_intent")), tuple(say)
 
 
-@auto("finale_fall")
-def _finale_fall(s, step):
+@STEPS.do("finale_fall")
+def _finale_fall(s):
     """Finale Heat: a fallen Heat kills the contestant whose turn it is."""
     return push(s, todo("finale_death", s.active, s.team.cup)), (Line("finale.heat_fell"),)
 
 
-@auto("finale_death")
-def _death(s, step):
-    t, m = step.args
+@STEPS.do("finale_death")
+def _death(s, t, m):
     name = s.teams[t].members[m].name
     s = set_member(s, t, m, drive=RIP)
     s = replace(s, conflict=None)
@@ -274,11 +257,10 @@ def _death(s, step):
                 todo("round_reset", 1 - t)), (Line("finale.dead", {"name": name}),)
 
 
-@auto("round_reset")
-def _reset(s, step):
+@STEPS.do("round_reset")
+def _reset(s, killer):
     """After a death every Heat goes back to 3 and all VP to 0; the killers tidy the story and
     open the next round. When one team is left, the Epilogue."""
-    killer = step.args[0]
     if not s.teams[1 - killer].alive():
         return epilogue(s, killer), (Line("finale.won", {"team": s.teams[killer].name}),)
     teams = tuple(replace(tm, heat=FINALE_HEAT) for tm in s.teams)
@@ -296,6 +278,6 @@ def epilogue(s: State, t: int) -> State:
     return push(replace(s, active=t), *steps, todo("won"))
 
 
-@auto("won")
-def _won(s, step):
+@STEPS.do("won")
+def _won(s):
     return replace(s, outcome="won", todo=()), (Line("over.won"),)

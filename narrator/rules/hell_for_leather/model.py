@@ -16,14 +16,6 @@ GOAL_PRICE = 5
 
 
 @dataclass(frozen=True)
-class Todo:
-    """One pending step: a question for the table, or an automatic step (see flow.py)."""
-
-    kind: str
-    args: tuple[Any, ...] = ()
-
-
-@dataclass(frozen=True)
 class Contestant:
     name: str
     who: str = ""
@@ -113,7 +105,7 @@ class Finale:
 
 @dataclass(frozen=True)
 class State:
-    todo: tuple[Todo, ...]
+    todo: tuple[tuple, ...]   # the steps still to come (narrator/rules/flow.py)
     mode: str = ""  # teams or coop
     teams: tuple[Team, ...] = ()
     active: int = 0

@@ -11,16 +11,16 @@ from narrator.rules.base import AcceptText
 from narrator.rules.hell_for_leather import charts, conflict
 from narrator.rules.hell_for_leather.consequences import goal_buyable
 from narrator.rules.hell_for_leather.finale import epilogue
-from narrator.rules.hell_for_leather.flow import acts, ask, asks, auto, push, todo
+from narrator.rules.flow import ask, push, todo
+from narrator.rules.hell_for_leather.steps import STEPS
 from narrator.rules.hell_for_leather.model import RIP, add_heat, set_member, set_team
 
 STORM_HEAT = 5
 STORM_BASE_GOALS = 2
 
 
-@auto("storm_begin")
-def _begin(s, step):
-    t = step.args[0]
+@STEPS.do("storm_begin")
+def _begin(s, t):
     count = STORM_BASE_GOALS + len(s.teams[t].members)
     s = replace(s, active=t, storming=True, conflict=None, dilemma=False)
     s = set_team(s, t, goals=("",) * count, done=0, vp=0, heat=STORM_HEAT, hunters=0)
@@ -28,20 +28,19 @@ def _begin(s, step):
         Line("storm.begins", {"team": s.team.name, "goals": count, "heat": STORM_HEAT}),)
 
 
-@asks("storm_goal")
-def _ask_goal(s, step):
-    return ask("storm.goal", AcceptText("goal"), n=step.args[0] + 1, count=len(s.team.goals))
+def _ask_goal(s, n):
+    return ask("storm.goal", AcceptText("goal"), n=n + 1, count=len(s.team.goals))
 
 
-@acts("storm_goal")
-def _goal(s, given: Text, step):
+@STEPS.ask("storm_goal", _ask_goal)
+def _goal(s, given: Text, n):
     goals = list(s.team.goals)
-    goals[step.args[0]] = given.text.strip()
+    goals[n] = given.text.strip()
     return set_team(s, s.active, goals=tuple(goals)), ()
 
 
-@auto("storm_turn")
-def _turn(s, step):
+@STEPS.do("storm_turn")
+def _turn(s):
     team = s.team
     if team.done >= len(team.goals):
         return epilogue(s, s.active), (Line("storm.won", {"team": team.name}),)
@@ -52,8 +51,8 @@ def _turn(s, step):
         "narrator": s.narrator.name, "heat": team.heat, "goal": team.goals[team.done]}),)
 
 
-@auto("storm_score")
-def _score(s, step):
+@STEPS.do("storm_score")
+def _score(s):
     """Results as before (VP, Boon lowers the Heat), a Curse simply fails; then Heat +1."""
     c = s.conflict
     result = "curse" if c.curse_roll is not None or not c.dice else charts.best(c.dice)
@@ -73,16 +72,16 @@ def _score(s, step):
     return push(s, *steps, todo("storm_next")), tuple(say)
 
 
-@auto("storm_fall")
-def _fall(s, step):
+@STEPS.do("storm_fall")
+def _fall(s):
     name = s.narrator.name
     s = set_member(s, s.active, s.team.cup, drive=RIP)
     return push(s, todo("narrate", "narrate.own_death", name, "", ""), todo("storm_next")), (
         Line("storm.heat_fell", {"name": name}),)
 
 
-@auto("storm_next")
-def _next(s, step):
+@STEPS.do("storm_next")
+def _next(s):
     """After every conflict the Heat rises by one and the Narrator Cup moves on."""
     s = add_heat(s, s.active, 1)
     team = s.team

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from narrator.events import Continue, Line
 from narrator.rules.hell_for_leather import conflict
-from narrator.rules.hell_for_leather.flow import NEXT, acts, ask, asks, auto, push, refuse, todo, words
+from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, words
 from narrator.rules.hell_for_leather.model import State, heat_status, set_team
 
 
@@ -23,8 +24,8 @@ def next_goal(s: State) -> str:
     return team.goals[team.done] if team.done < len(team.goals) else s.objective
 
 
-@auto("turn")
-def _turn(s, step):
+@STEPS.do("turn")
+def _turn(s):
     s = replace(s, conflict=None, dilemma=False, dilemma_raised=False)
     team = s.team
     say = [Line("turn.start", {"team": team.name, "narrator": s.narrator.name,
@@ -49,19 +50,18 @@ def _dilemma_refusal(s: State) -> str | None:
     return None
 
 
-@asks("threat")
-def _ask_threat(s, step):
+def _ask_threat(s):
     return ask(f"threat.{heat_status(s.team.heat)}", NEXT, words("dilemma"), team=s.team.name,
                heat=s.team.heat, adversary=adversary(s))
 
 
-@acts("threat")
-def _threat(s, given, step):
+@STEPS.ask("threat", _ask_threat)
+def _threat(s, given):
     if isinstance(given, Continue):
         return push(s, todo("solution")), ()
     refusal = _dilemma_refusal(s)
     if refusal:
-        return refuse(refusal)
+        raise Refused(refusal)
     if s.coop:
         return _accept_dilemma(replace(s, dilemma_raised=True))
     s = set_team(s, s.other, vp=s.teams[s.other].vp - 1)
@@ -69,17 +69,16 @@ def _threat(s, given, step):
     return push(s, todo("dilemma")), (Line("dilemma.raised", {"adversary": adversary(s)}),)
 
 
-@asks("dilemma")
-def _ask_dilemma(s, step):
+def _ask_dilemma(s):
     return ask("dilemma.ask", words("accept", "buy off"), team=s.team.name, vp=s.team.vp)
 
 
-@acts("dilemma")
-def _dilemma(s, given, step):
+@STEPS.ask("dilemma", _ask_dilemma)
+def _dilemma(s, given):
     if given.word == "accept":
         return _accept_dilemma(s)
     if s.team.vp < 1:
-        return refuse("dilemma.cannot_buy", team=s.team.name)
+        raise Refused("dilemma.cannot_buy", team=s.team.name)
     s = set_team(s, s.active, vp=s.team.vp - 1)
     s = set_team(s, s.other, vp=s.teams[s.other].vp + 2)
     return push(s, todo("threat")), (Line("dilemma.bought", {"team": s.team.name}),)
@@ -91,17 +90,16 @@ def _accept_dilemma(s: State):
     return conflict.start(s, "conflict", conflict.normal_level(s)), say
 
 
-@asks("solution")
-def _ask_solution(s, step):
+def _ask_solution(s):
     return ask(f"solution.{heat_status(s.team.heat)}", words("conflict", "veto", "skill"),
                narrator=s.narrator.name, goal=next_goal(s), adversary=adversary(s))
 
 
-@acts("solution")
-def _solution(s, given, step):
+@STEPS.ask("solution", _ask_solution)
+def _solution(s, given):
     if given.word == "veto":
-        return push(s, step), (Line("solution.veto", {"narrator": s.narrator.name}),)
+        return push(s, todo("solution")), (Line("solution.veto", {"narrator": s.narrator.name}),)
     if given.word == "skill" and s.narrator.no_skills:
-        return refuse("skill.barred", name=s.narrator.name)
+        raise Refused("skill.barred", name=s.narrator.name)
     kind = "skill" if given.word == "skill" else "conflict"
     return conflict.start(s, kind, conflict.normal_level(s)), (Line(f"called.{kind}"),)
