@@ -5,17 +5,20 @@ render (each Line has its prompt and fields), a refusal must leave the state unc
 must never get stuck, and replaying the accepted inputs must rebuild the live state.
 """
 
+import importlib
 import random
 
 import pytest
 
 from narrator.events import Continue, Dice, Number, Successes, Text, Word
 from narrator.rules import registry
+from narrator.rules.flow import REASONS, Flow
 from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptText, AcceptWords,
 )
 from narrator.script.loader import find_script, load_script
-from narrator.script.render import render
+from narrator.events import Line
+from narrator.script.render import render, render_line
 
 NAMES = ("Ash", "Blue", "Cato", "Dee", "Eve")
 
@@ -73,3 +76,16 @@ def test_random_play_never_sticks_renders_every_line_and_replays(game, seed):
     assert replayed == state, f"{game}: replaying the inputs does not rebuild the state"
     for line in rules.status(state):
         render(script, line)
+
+
+def on_kernel(game):
+    """Whether ``game``'s rules run on the flow kernel (a module-level ``FLOW``)."""
+    return isinstance(getattr(importlib.import_module(registry.GAMES[game]), "FLOW", None), Flow)
+
+
+@pytest.mark.parametrize("game", [g for g in registry.names() if on_kernel(g)])
+def test_every_game_words_every_reason_the_flow_refuses_with(game):
+    script = load_script(find_script(registry.get(game).rules.script))
+    for key, fields in REASONS.items():
+        text = render_line(script, Line(key, {f: 7 for f in fields}))
+        assert text.strip(), f"{game}: {key} says nothing"

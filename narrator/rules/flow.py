@@ -142,13 +142,18 @@ KIND: Mapping[type, type] = {Continue: AcceptContinue, Dice: AcceptDice, Success
                              Number: AcceptNumber, Word: AcceptWords, Text: AcceptText}
 
 
-def check(expectation: Expectation, given: GameInput) -> Line | None:
-    """Why ``given`` does not answer ``expectation`` (a ``reject.*`` Line), or None when it does.
+#: every reason the flow refuses with, and the fields its prompt gets; each game's script words
+#: them (tests/test_conformance.py checks that every game has them all)
+REASONS: Mapping[str, tuple[str, ...]] = {
+    "reject.over": (), "reject.not_now": (), "reject.blank": (),
+    "reject.dice_count": ("heard", "wanted"), "reject.face": ("face", "sides"),
+    "reject.successes": ("count", "max"), "reject.number": ("value", "min", "max"),
+    "reject.word": ("word", "words"),
+}
 
-    Reasons and their fields: ``not_now``; ``dice_count`` (heard, wanted); ``face`` (face,
-    sides); ``successes`` (count, max); ``number`` (value, min, max); ``word`` (word, words);
-    ``blank``.
-    """
+
+def check(expectation: Expectation, given: GameInput) -> Line | None:
+    """Why ``given`` does not answer ``expectation`` (one of ``REASONS``), or None when it does."""
     specs = [a for a in expectation.accepts if isinstance(a, KIND.get(type(given), type(None)))]
     if not specs:
         return Line("reject.not_now")

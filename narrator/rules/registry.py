@@ -13,6 +13,7 @@ GAMES: dict[str, str] = {
     "hell-for-leather": "narrator.rules.hell_for_leather",
     "intensity": "narrator.rules.intensity",
     "half-chance": "narrator.rules.half_chance",
+    "higher-lower": "narrator.rules.higher_lower",
 }
 
 

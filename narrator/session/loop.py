@@ -133,7 +133,7 @@ class Session:
     def _game_input(self, given: GameInput) -> Outcome:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
-            return Outcome([Said(self._text(step.rejected), "reject")], control="unclear")
+            return Outcome(self._refused(step), control="unclear")
         if self.confirm and isinstance(given, CONFIRMED_KINDS):
             self._pending = (given, step)
             return Outcome([Said(f"{_read_back(given)}. Right?", "readback")],
@@ -200,7 +200,7 @@ class Session:
         given = Dice(faces, by_app=True)
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
-            return Outcome([Said(self._text(step.rejected), "reject")])
+            return Outcome(self._refused(step))
         dice_word = "die" if len(faces) == 1 else "dice"
         said = Said(f"Rolled {len(faces)} {dice_word}: {spoken_list(faces)}.", "readback")
         return self._stage(given, step, [said])
@@ -219,6 +219,12 @@ class Session:
         sentences.append(Said('Any time: repeat, go back, status, help, pause, resume, '
                               'slower, faster, go to track N, quit.', "info"))
         return sentences
+
+    def _refused(self, step: Step) -> list[Said]:
+        """A refused input: the reason, then the question again ("7 isn't a face of a
+        6-sided die. Roll 2, and tell me what they show.")."""
+        assert step.rejected is not None
+        return [Said(self._text(step.rejected), "reject")] + self._prompt()
 
     def _prompt(self) -> list[Said]:
         expectation = self.expectation

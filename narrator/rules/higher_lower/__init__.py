@@ -1,0 +1,105 @@
+"""Higher or Lower: the example game of docs/adding-a-game.md.
+
+Roll a d6, guess whether the next roll is higher or lower, roll again; a right guess scores a
+point, a tie scores nothing. The table chooses how many rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from narrator.events import GameInput, Line, ReadTrack
+from narrator.rules.base import (
+    AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step,
+)
+from narrator.rules.flow import Flow, Refused, Steps, ask, push
+
+MAX_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class State:
+    todo: tuple[tuple, ...] = (("rules",),)   # the steps still to come
+    rounds: int = 0
+    round: int = 0
+    face: int = 0                             # the die showing now
+    guess: str = ""
+    points: int = 0
+
+
+STEPS = Steps()
+
+
+@STEPS.do("rules")
+def _rules(state: State):
+    return push(state, ("ready",)), (ReadTrack("how"),)
+
+
+@STEPS.ask("ready", lambda state: ask("ask.ready", AcceptContinue()))
+def _ready(state: State, given: GameInput):
+    return push(state, ("rounds",)), ()
+
+
+@STEPS.ask("rounds", lambda state: ask("ask.rounds", AcceptNumber(1, MAX_ROUNDS),
+                                       most=MAX_ROUNDS))
+def _rounds(state: State, given):
+    return push(replace(state, rounds=given.value), ("first",)), ()
+
+
+@STEPS.ask("first", lambda state: ask("ask.first", AcceptDice(6)))
+def _first(state: State, given):
+    return push(replace(state, face=given.faces[0]), ("guess",)), ()
+
+
+@STEPS.ask("guess", lambda state: ask("ask.guess", AcceptWords(("higher", "lower")),
+                                      face=state.face))
+def _guess(state: State, given):
+    if (given.word, state.face) in (("higher", 6), ("lower", 1)):
+        raise Refused("reject.impossible", face=state.face, guess=given.word)
+    return push(replace(state, guess=given.word), ("roll",)), ()
+
+
+@STEPS.ask("roll", lambda state: ask("ask.roll", AcceptDice(6), guess=state.guess))
+def _roll(state: State, given):
+    face = given.faces[0]
+    right = face > state.face if state.guess == "higher" else face < state.face
+    result = "tie" if face == state.face else "right" if right else "wrong"
+    state = replace(state, face=face, round=state.round + 1,
+                    points=state.points + (result == "right"))
+    said = (Line(f"said.{result}", {"face": face}),)
+    return push(state, ("guess",) if state.round < state.rounds else ("end",)), said
+
+
+@STEPS.do("end")
+def _end(state: State):
+    return state, (Line("said.score", {"points": state.points, "rounds": state.rounds}),)
+
+
+FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
+
+
+class HigherLower:
+    name = "higher-lower"
+    script = "higher_lower"
+    options: Mapping[str, Any] = {}
+
+    def start(self, options: Mapping[str, Any]) -> Step:
+        return FLOW.start(State(), Line("said.welcome"))
+
+    def expects(self, state: State) -> Expectation:
+        return FLOW.expects(state)
+
+    def apply(self, state: State, given: GameInput) -> Step:
+        return FLOW.apply(state, given)
+
+    def status(self, state: State) -> tuple[Line, ...]:
+        return (Line("status", {"round": state.round, "rounds": state.rounds,
+                                "points": state.points}),)
+
+
+INFO = RulesInfo(
+    rules=HigherLower(),
+    title="Higher or Lower",
+    summary="The example game: guess whether the next d6 is higher or lower.",
+)
