@@ -5,6 +5,8 @@ Everything goes through the public interface: utterances are understood against 
 ``status()``.
 """
 
+import random
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -12,6 +14,7 @@ from narrator.events import GAME_INPUTS, Dice, Line, Number, Word
 from narrator.rules.base import AcceptDice
 from narrator.rules.blades import INFO
 from narrator.voice.commands import understand
+from test_conformance import random_input
 
 RULES = INFO.rules
 
@@ -114,7 +117,7 @@ def test_rolling_the_dice_zero_dice_rolls_two_takes_lowest_and_never_crits():
 def test_illegal_dice_a_seven_or_the_wrong_count_is_refused_and_changes_nothing():
     state = action_until_dice(crew("Cross"), rating="two")
     assert refused(state, Dice((7, 2))) == "reject.face"
-    assert refused(state, Dice((4, 2, 1, 1))) == "reject.count"
+    assert refused(state, Dice((4, 2, 1, 1))) == "reject.dice_count"
     assert refused(state, Number(3)) == "reject.not_now"
 
 
@@ -524,3 +527,13 @@ def test_setup_a_taken_name_is_numbered_and_either_can_be_chosen_by_number():
 
 def test_refused_word_outside_the_menu_changes_nothing():
     assert refused(crew("Cross"), Word("item")) == "reject.word"
+
+
+def test_random_play_never_ends_the_game_the_menu_always_comes_back():
+    for seed in range(8):
+        rng, state = random.Random(seed), RULES.start({}).state
+        for _ in range(300):
+            expectation = RULES.expects(state)
+            assert not expectation.over, f"seed {seed}: the game ended at {state.phase}"
+            step = RULES.apply(state, random_input(rng.choice(expectation.accepts), rng))
+            state = step.state

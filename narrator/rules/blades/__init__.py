@@ -13,14 +13,19 @@ from typing import Any, Mapping
 
 from narrator.events import GameInput, Line
 from narrator.rules.base import Expectation, RulesInfo, Step
+from narrator.rules.flow import Flow
 # each flow module registers its questions and menu words when imported
 from narrator.rules.blades import (  # noqa: F401
     action, clocks, downtime, fortune, ledger, phases, resist,
 )
 from narrator.rules.blades.clocks import read_clock
-from narrator.rules.blades.flow import QUESTIONS, Question, check
+from narrator.rules.blades.flow import STEPS
 from narrator.rules.blades.sheet import harm_words
 from narrator.rules.blades.state import State
+
+
+#: Blades has no end: the menu always comes back
+FLOW = Flow(STEPS, over=lambda state: Line("reject.over"))
 
 
 class BladesRules:
@@ -35,13 +40,10 @@ class BladesRules:
         return Step(state, (Line("welcome"),))
 
     def expects(self, state: State) -> Expectation:
-        q = self._question(state)
-        return Expectation(q.prompt(state), q.accepts(state))
+        return FLOW.expects(state)
 
     def apply(self, state: State, given: GameInput) -> Step:
-        q = self._question(state)
-        refused = check(state, q.accepts(state), given)
-        return refused or q.answer(state, given)
+        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         lines = [Line(f"status.{state.phase}", {"target": state.target, "plan": state.plan})]
@@ -57,10 +59,6 @@ class BladesRules:
         lines.append(Line("status.crew", {"coin": state.coin, "heat": state.heat}))
         lines += [read_clock(c) for c in state.clocks]
         return tuple(lines)
-
-    @staticmethod
-    def _question(state: State) -> Question:
-        return QUESTIONS["trauma" if state.traumatised else state.ask]
 
 
 RULES = BladesRules()

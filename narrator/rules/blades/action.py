@@ -4,9 +4,8 @@ into an action roll when there is an obstacle and into a fortune roll when there
 from __future__ import annotations
 
 from narrator.events import Continue, Line
-from narrator.rules.base import (
-    AcceptContinue, AcceptNumber, AcceptText, AcceptWords, Step, reject,
-)
+from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
+from narrator.rules.flow import Out, Refused
 from narrator.rules.blades.flow import (
     begin, character_accepts, chosen_character, entry, question, roll_accepts, roll_prompt, step,
 )
@@ -27,24 +26,24 @@ def _name(s: State) -> dict:
 
 
 @entry("action")
-def _action(state: State) -> Step:
+def _action(state: State) -> Out:
     return step(begin(state, "action", "act.goal"))
 
 
 @question("act.goal", lambda s: Line("ask.goal", _name(s)), lambda s: (AcceptText("goal"),))
-def _goal(state: State, given) -> Step:
+def _goal(state: State, given) -> Out:
     return step(state.then("act.action", goal=given.text.strip()))
 
 
 @question("act.action", lambda s: Line("ask.action", _name(s)),
           lambda s: (AcceptWords(ACTIONS),))
-def _which_action(state: State, given) -> Step:
+def _which_action(state: State, given) -> Out:
     return step(state.then("act.rating", action=given.word))
 
 
 @question("act.rating", lambda s: Line("ask.rating", {**_name(s), "action": s.get("action")}),
           lambda s: (AcceptNumber(0, 4),))
-def _rating(state: State, given) -> Step:
+def _rating(state: State, given) -> Out:
     if state.get("flow") == "information":
         return step(state.then("fortune.dice", pool=given.value, purpose="information"))
     return step(state.then("act.position", rating=given.value))
@@ -55,21 +54,21 @@ def _rating(state: State, given) -> Step:
 
 @question("act.position", lambda s: Line("ask.position"),
           lambda s: (AcceptWords(POSITIONS), AcceptContinue()))
-def _position(state: State, given) -> Step:
+def _position(state: State, given) -> Out:
     position = "risky" if isinstance(given, Continue) else given.word
     return step(state.then("act.effect", position=position))
 
 
 @question("act.effect", lambda s: Line("ask.effect"),
           lambda s: (AcceptWords(EFFECTS[1:4]), AcceptContinue()))
-def _effect(state: State, given) -> Step:
+def _effect(state: State, given) -> Out:
     effect = "standard" if isinstance(given, Continue) else given.word
     return step(state.then("act.factors", effect=effect))
 
 
 @question("act.factors", lambda s: Line("ask.factors", {"effect": s.get("effect")}),
           lambda s: (AcceptWords(("better", "worse", "push")), AcceptContinue()))
-def _factors(state: State, given) -> Step:
+def _factors(state: State, given) -> Out:
     """Potency, quality and scale move the effect a level each way, down to zero and up to
     extreme; pushing yourself adds a level for 2 stress, once per action."""
     if isinstance(given, Continue):
@@ -77,10 +76,10 @@ def _factors(state: State, given) -> Step:
         return step(state.then("act.assist" if others else "act.bonus"))
     level = EFFECTS.index(state.get("effect"))
     if given.word == "push" and state.get("pushed_effect"):
-        return reject(state, "reject.pushed_effect")
+        raise Refused("reject.pushed_effect")
     shift = -1 if given.word == "worse" else 1
     if not 0 <= level + shift < len(EFFECTS):
-        return reject(state, "reject.effect_limit", effect=state.get("effect"))
+        raise Refused("reject.effect_limit", effect=state.get("effect"))
     state = state.then("act.factors", effect=EFFECTS[level + shift])
     if given.word != "push":
         return step(state)
@@ -93,22 +92,22 @@ def _factors(state: State, given) -> Step:
 
 @question("act.assist", lambda s: Line("ask.assist", _name(s)),
           lambda s: character_accepts(s, [i for i in s.active() if i != s.get("who")], "no"))
-def _assist(state: State, given) -> Step:
+def _assist(state: State, given) -> Out:
     if getattr(given, "word", None) == "no":
         return step(state.then("act.bonus", assist=0))
     helper = chosen_character(state, given)
     if helper == state.get("who") or helper not in state.active():
-        return reject(state, "reject.assist", name=state.crew[helper].name)
+        raise Refused("reject.assist", name=state.crew[helper].name)
     state, said = mark_stress(state.then("act.bonus", assist=1), helper, 1)
     return step(state, Line("action.assisted", {"helper": state.crew[helper].name}), *said)
 
 
 @question("act.bonus", lambda s: Line("ask.bonus", _name(s)),
           lambda s: (AcceptWords(PUSH + BARGAIN + NONE + ("both",)),))
-def _bonus(state: State, given) -> Step:
+def _bonus(state: State, given) -> Out:
     """The second bonus die: push yourself (2 stress) or a Devil's Bargain, never both."""
     if given.word == "both":
-        return reject(state, "reject.push_and_bargain")
+        raise Refused("reject.push_and_bargain")
     if given.word in NONE:
         return step(state.then("act.dice", bonus=0))
     state = state.then("act.dice", bonus=1)
@@ -127,7 +126,7 @@ def pool(s: State) -> int:
 
 @question("act.dice", lambda s: roll_prompt("ask.action_dice", pool(s)),
           lambda s: roll_accepts(pool(s)))
-def _dice(state: State, given) -> Step:
+def _dice(state: State, given) -> Out:
     result = judge(given.faces, pool(state))
     position, effect, name = state.get("position"), state.get("effect"), state.who().name
     said = [Line(f"action.{result}", {"name": name, "faces": list(given.faces),
@@ -148,19 +147,19 @@ def _dice(state: State, given) -> Step:
 
 
 @entry("information")
-def _information(state: State) -> Step:
+def _information(state: State) -> Out:
     return step(begin(state, "information", "info.question"))
 
 
 @question("info.question", lambda s: Line("ask.info_question", _name(s)),
           lambda s: (AcceptText("question"),))
-def _info_question(state: State, given) -> Step:
+def _info_question(state: State, given) -> Out:
     return step(state.then("info.kind", goal=given.text.strip()))
 
 
 @question("info.kind", lambda s: Line("ask.info_kind"),
           lambda s: (AcceptWords(("common", "obstacle", "neither")),))
-def _info_kind(state: State, given) -> Step:
+def _info_kind(state: State, given) -> Out:
     """Common knowledge is simply answered; an obstacle calls for an action roll; otherwise a
     fortune roll on the action rating sets how much is learned (SRD "Gathering Information")."""
     if given.word == "common":

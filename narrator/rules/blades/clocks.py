@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import Continue, Line, Number
-from narrator.rules.base import (
-    AcceptContinue, AcceptNumber, AcceptText, AcceptWords, Step, reject,
-)
+from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
+from narrator.rules.flow import Out, Refused
 from narrator.rules.blades.flow import entry, question, step
 from narrator.rules.blades.state import CLOCK_SIZES, Clock, State, spoken, unique
 
@@ -41,32 +40,32 @@ def candidates(state: State, op: str) -> list[Clock]:
 
 
 @entry("clock", among=None)
-def _clock(state: State) -> Step:
+def _clock(state: State) -> Out:
     return step(state.menu().then("clock.op"))
 
 
 @entry("clocks", among=None)
-def _clocks(state: State) -> Step:
+def _clocks(state: State) -> Out:
     return step(state.menu(), *([read_clock(c) for c in state.clocks] or [Line("clock.none")]))
 
 
 @question("clock.op", lambda s: Line("ask.clock_op"),
           lambda s: (AcceptWords(("new", "tick", "tick down", "remove")),))
-def _op(state: State, given) -> Step:
+def _op(state: State, given) -> Out:
     if given.word == "new":
         return step(state.then("clock.kind"))
     if not candidates(state, given.word):
-        return reject(state, f"reject.no_clock.{given.word.replace(' ', '_')}")
+        raise Refused(f"reject.no_clock.{given.word.replace(' ', '_')}")
     return step(state.then("clock.pick", op=given.word))
 
 
 @question("clock.kind", lambda s: Line("ask.clock_kind"),
           lambda s: (AcceptWords(KINDS), AcceptContinue()))
-def _kind(state: State, given) -> Step:
+def _kind(state: State, given) -> Out:
     kind = "progress" if isinstance(given, Continue) else given.word.split()[0]
     if kind == "linked":
         if not state.clocks:
-            return reject(state, "reject.no_clock.link")
+            raise Refused("reject.no_clock.link")
         return step(state.then("clock.pick", op="link", kind=kind))
     return step(state.then("clock.size", kind=kind))
 
@@ -78,7 +77,7 @@ def _pick_names(s: State) -> list[str]:
 @question("clock.pick", lambda s: Line("ask.clock_pick", {"names": _pick_names(s)}),
           lambda s: (AcceptWords(tuple(spoken(n) for n in _pick_names(s))),
                      AcceptNumber(1, len(_pick_names(s)))))
-def _pick(state: State, given) -> Step:
+def _pick(state: State, given) -> Out:
     """A clock is chosen by name or by its place in the list just read."""
     names = _pick_names(state)
     name = (names[given.value - 1] if isinstance(given, Number)
@@ -102,9 +101,9 @@ def _remove(state: State, name: str) -> State:
 @question("clock.size",
           lambda s: Line("ask.rival_size" if s.get("racer") else "ask.clock_size"),
           lambda s: (AcceptNumber(min(CLOCK_SIZES), max(CLOCK_SIZES)),))
-def _size(state: State, given) -> Step:
+def _size(state: State, given) -> Out:
     if given.value not in CLOCK_SIZES:
-        return reject(state, "reject.clock_size", size=given.value)
+        raise Refused("reject.clock_size", size=given.value)
     return step(state.then("clock.name", size=given.value))
 
 
@@ -112,7 +111,7 @@ def _size(state: State, given) -> Step:
           lambda s: Line("ask.rival_name" if s.get("racer") else "ask.clock_name",
                          {"size": s.get("size"), "racer": s.get("racer")}),
           lambda s: (AcceptText("clock name"),))
-def _name(state: State, given) -> Step:
+def _name(state: State, given) -> Out:
     name = unique(given.text.strip(), [c.name for c in state.clocks])
     racer = state.get("racer")
     clock = Clock(name, state.get("size"), tug=state.get("kind") == "tug",
@@ -130,7 +129,7 @@ def _name(state: State, given) -> Step:
 @question("clock.ticks",
           lambda s: Line("ask.ticks", {"name": s.get("clock"), "op": s.get("op")}),
           lambda s: (AcceptNumber(1, s.clock(s.get("clock")).size),))
-def _ticks(state: State, given) -> Step:
+def _ticks(state: State, given) -> Out:
     state, said = tick(state.menu(), state.get("clock"),
                        -given.value if state.get("op") == "tick down" else given.value)
     return step(state, *said)

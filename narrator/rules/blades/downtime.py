@@ -5,7 +5,8 @@ each is rolled, so the table states the result and the app keeps the marks."""
 from __future__ import annotations
 
 from narrator.events import Line
-from narrator.rules.base import AcceptNumber, AcceptWords, Step, reject
+from narrator.rules.base import AcceptNumber, AcceptWords
+from narrator.rules.flow import Out, Refused
 from narrator.rules.blades.clocks import candidates
 from narrator.rules.blades.flow import begin, entry, question, step
 from narrator.rules.blades.ledger import set_marks
@@ -22,19 +23,19 @@ def _can_act(state: State) -> list[int]:
 
 
 @entry("activity", phases=("downtime",), among=_can_act)
-def _activity(state: State) -> Step:
+def _activity(state: State) -> Out:
     return step(begin(state, "activity", "activity.kind", among=_can_act(state)))
 
 
 @question("activity.kind", lambda s: Line("ask.activity", {"name": s.who().name,
                                                            "taken": s.who().activities}),
           lambda s: (AcceptWords(KINDS),))
-def _kind(state: State, given) -> Step:
+def _kind(state: State, given) -> Out:
     c = state.who()
     if given.word == "recover" and not c.harm:
-        return reject(state, "reject.no_harm", name=c.name)
+        raise Refused("reject.no_harm", name=c.name)
     if given.word == "project" and not candidates(state, "tick"):
-        return reject(state, "reject.no_clock.project")
+        raise Refused("reject.no_clock.project")
     paid = c.activities >= FREE_ACTIVITIES
     state = set_marks(state, activities=c.activities + 1, coin=c.coin - int(paid))
     said = [Line("activity.paid", {"name": c.name})] if paid else []
@@ -48,7 +49,7 @@ def _kind(state: State, given) -> Step:
 @question("activity.vice", lambda s: Line("ask.vice", {"name": s.who().name,
                                                        "stress": s.who().stress}),
           lambda s: (AcceptNumber(0, s.who().stress),))
-def _vice(state: State, given) -> Step:
+def _vice(state: State, given) -> Out:
     state, said = mark_stress(state.menu(), state.get("who"), -given.value)
     return step(state, *said)
 
@@ -60,7 +61,7 @@ def _harm_levels(s: State) -> tuple[str, ...]:
 @question("activity.recover", lambda s: Line("ask.recover", {"name": s.who().name,
                                                              "levels": list(_harm_levels(s))}),
           lambda s: (AcceptWords(_harm_levels(s)),))
-def _recover(state: State, given) -> Step:
+def _recover(state: State, given) -> Out:
     level = next(n for n, w in HARM_LEVELS.items() if w == given.word)
     state, said = heal(state.menu(), state.get("who"), level)
     return step(state, *said)

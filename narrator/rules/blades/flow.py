@@ -1,6 +1,6 @@
-"""The hub-and-spoke flow: every question the game can ask, by id, and how answers are checked.
+"""The hub-and-spoke flow: Blades' table of steps (run by narrator/rules/flow.py) and its menu.
 
-Each question is registered with ``@question(id, prompt, accepts)`` on the function that takes
+Each question is declared with ``@question(id, prompt, accepts)`` on the function that takes
 its answer. A flow starts from the menu with ``begin`` (which first asks who, when the crew has
 more than one scoundrel able to act) and goes back to the menu when it is done.
 """
@@ -10,35 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from narrator.events import Continue, Dice, GameInput, Line, Number, Say, Text, Word
-from narrator.rules.base import (
-    Accept, AcceptContinue, AcceptDice, AcceptNumber, AcceptText, AcceptWords, Step, reject,
-)
+from narrator.events import GameInput, Line, Number, Say
+from narrator.rules.base import Accept, AcceptDice, AcceptNumber, AcceptWords, Expectation
+from narrator.rules.flow import Out, Refused, Steps
 from narrator.rules.blades.judge import dice_to_roll
 from narrator.rules.blades.state import State, spoken
 
 
-@dataclass(frozen=True)
-class Question:
-    prompt: Callable[[State], Line]
-    accepts: Callable[[State], tuple[Accept, ...]]
-    answer: Callable[[State, GameInput], Step]
-
-
-QUESTIONS: dict[str, Question] = {}
+STEPS = Steps()
 
 
 def question(ask: str, prompt: Callable[[State], Line],
              accepts: Callable[[State], tuple[Accept, ...]]):
-    """Register the decorated function as the answer to question ``ask``."""
-    def register(answer: Callable[[State, GameInput], Step]):
-        QUESTIONS[ask] = Question(prompt, accepts, answer)
-        return answer
-    return register
+    """Declare the decorated ``answer(state, given)`` as step ``ask``: it asks ``prompt(state)``
+    and takes any of ``accepts(state)``."""
+    return STEPS.ask(ask, lambda state: Expectation(prompt(state), accepts(state)))
 
 
-def step(state: State, *say: Say) -> Step:
-    return Step(state, tuple(say))
+def step(state: State, *say: Say) -> Out:
+    return state, tuple(say)
 
 
 @dataclass(frozen=True)
@@ -47,7 +37,7 @@ class Entry:
 
     phases: tuple[str, ...]
     among: Callable[[State], list[int]] | None
-    start: Callable[[State], Step]
+    start: Callable[[State], Out]
 
 
 #: the menu words in the order the menu says them
@@ -61,7 +51,7 @@ def entry(word: str, phases: tuple[str, ...] = PLAY_PHASES,
           among: Callable[[State], list[int]] | None = State.active):
     """Register the decorated function as what menu word ``word`` does. ``among``: the
     characters it can be about (the word is offered only when there is one); None: anyone."""
-    def register(start: Callable[[State], Step]):
+    def register(start: Callable[[State], Out]):
         MENU[word] = Entry(phases, among, start)
         return start
     return register
@@ -112,41 +102,8 @@ def names(state: State, indexes: list[int]) -> list[str]:
 
 @question("who", lambda s: Line("ask.who", {"names": names(s, list(s.get("among")))}),
           lambda s: character_accepts(s, list(s.get("among"))))
-def _who(state: State, given: GameInput) -> Step:
+def _who(state: State, given: GameInput) -> Out:
     index = chosen_character(state, given)
     if index not in state.get("among"):
-        return reject(state, "reject.not_them", name=state.crew[index].name)
+        raise Refused("reject.not_them", name=state.crew[index].name)
     return step(state.then(state.get("next"), who=index))
-
-
-# --------------------------------------------------------------------------- checking answers
-
-
-def check(state: State, accepts: tuple[Accept, ...], given: GameInput) -> Step | None:
-    """A refusal when ``given`` is not a legal answer to the question, else None."""
-    spec = next((a for a in accepts if _kind(a) is type(given)), None)
-    if spec is None:
-        return reject(state, "reject.not_now")
-    if isinstance(given, Dice):
-        bad = [f for f in given.faces if not 1 <= f <= spec.sides]
-        if bad:
-            return reject(state, "reject.face", face=bad[0])
-        if not spec.min_count <= len(given.faces) <= spec.max_count:
-            return reject(state, "reject.count", heard=len(given.faces), want=spec.max_count)
-    if isinstance(given, Number):
-        spec = next((a for a in accepts if isinstance(a, AcceptNumber)
-                     and a.min <= given.value <= a.max), None)
-        if spec is None:
-            return reject(state, "reject.number", value=given.value)
-    if isinstance(given, Word):
-        numbered = given.word in spec.numbered
-        if given.word not in spec.words + spec.numbered or numbered != (given.number is not None):
-            return reject(state, "reject.word", word=given.word)
-    if isinstance(given, Text) and not given.text.strip():
-        return reject(state, "reject.not_now")
-    return None
-
-
-def _kind(accept: Accept) -> type | None:
-    return {AcceptContinue: Continue, AcceptDice: Dice, AcceptNumber: Number,
-            AcceptWords: Word, AcceptText: Text}.get(type(accept))

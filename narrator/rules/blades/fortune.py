@@ -4,19 +4,20 @@ two sides; gathering information reads its fortune roll as how much is learned."
 from __future__ import annotations
 
 from narrator.events import Line, Number
-from narrator.rules.base import AcceptNumber, AcceptWords, Step
+from narrator.rules.base import AcceptNumber, AcceptWords
+from narrator.rules.flow import Out
 from narrator.rules.blades.flow import entry, question, roll_accepts, roll_prompt, step
 from narrator.rules.blades.judge import RESULTS, judge
 from narrator.rules.blades.state import State
 
 
 @entry("fortune", among=None)
-def _fortune(state: State) -> Step:
+def _fortune(state: State) -> Out:
     return step(state.menu().then("fortune.pool", purpose="fortune"))
 
 
 @entry("opposed", among=None)
-def _opposed(state: State) -> Step:
+def _opposed(state: State) -> Out:
     return step(state.menu().then("fortune.pool", purpose="opposed", side=1))
 
 
@@ -27,14 +28,14 @@ def _pool_prompt(s: State) -> Line:
 
 
 @question("fortune.pool", _pool_prompt, lambda s: (AcceptNumber(0, 6), AcceptWords(("luck",))))
-def _pool(state: State, given) -> Step:
+def _pool(state: State, given) -> Out:
     pool = given.value if isinstance(given, Number) else 1
     return step(state.then("fortune.dice", pool=pool))
 
 
 @question("fortune.dice", lambda s: roll_prompt("ask.fortune_dice", s.get("pool")),
           lambda s: roll_accepts(s.get("pool")))
-def _dice(state: State, given) -> Step:
+def _dice(state: State, given) -> Out:
     result = judge(given.faces, state.get("pool"))
     purpose = state.get("purpose")
     faces = {"faces": list(given.faces)}

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import Line, Number
-from narrator.rules.base import AcceptNumber, AcceptText, AcceptWords, Step, reject
+from narrator.rules.base import AcceptNumber, AcceptText, AcceptWords
+from narrator.rules.flow import Out, Refused, ask
 from narrator.rules.blades.flow import (
-    begin, character_accepts, chosen_character, entry, question, step,
+    STEPS, begin, character_accepts, chosen_character, entry, question, step,
 )
 from narrator.rules.blades.sheet import add_trauma, mark_stress, record_harm
 from narrator.rules.blades.state import (
@@ -26,13 +27,13 @@ def _name(s: State) -> dict:
 
 
 @entry("harm")
-def _harm(state: State) -> Step:
+def _harm(state: State) -> Out:
     return step(begin(state, "harm", "harm.level"))
 
 
 @question("harm.level", lambda s: Line("ask.harm_level", _name(s)),
           lambda s: (AcceptWords(tuple(HARM_LEVELS.values())), AcceptNumber(1, 4)))
-def _harm_level(state: State, given) -> Step:
+def _harm_level(state: State, given) -> Out:
     level = (given.value if isinstance(given, Number)
              else next(n for n, w in HARM_LEVELS.items() if w == given.word))
     return step(state.then("harm.what", level=level))
@@ -40,7 +41,7 @@ def _harm_level(state: State, given) -> Step:
 
 @question("harm.what", lambda s: Line("ask.harm_what", _name(s)),
           lambda s: (AcceptText("harm"),))
-def _harm_what(state: State, given) -> Step:
+def _harm_what(state: State, given) -> Out:
     state, said = record_harm(state.menu(), state.get("who"), state.get("level"),
                               given.text.strip())
     return step(state, *said)
@@ -50,27 +51,25 @@ def _harm_what(state: State, given) -> Step:
 
 
 @entry("stress")
-def _stress(state: State) -> Step:
+def _stress(state: State) -> Out:
     return step(begin(state, "stress", "stress.change"))
 
 
 @question("stress.change", lambda s: Line("ask.stress", {**_name(s), "stress": s.who().stress}),
           lambda s: (AcceptWords((), ("mark", "clear")),))
-def _stress_change(state: State, given) -> Step:
+def _stress_change(state: State, given) -> Out:
     amount = given.number if given.word == "mark" else -given.number
     state, said = mark_stress(state.menu(), state.get("who"), amount)
     return step(state, *said)
 
 
-@question("trauma", lambda s: Line("ask.trauma", {"name": s.crew[s.traumatised[0]].name}),
-          lambda s: (AcceptWords(TRAUMAS),))
-def _trauma(state: State, given) -> Step:
-    index = state.traumatised[0]
+@STEPS.ask("trauma", lambda s, index: ask("ask.trauma", AcceptWords(TRAUMAS),
+                                           name=s.crew[index].name))
+def _trauma(state: State, given, index: int) -> Out:
     if given.word in state.crew[index].traumas:
-        return reject(state, "reject.trauma_taken", name=state.crew[index].name,
+        raise Refused("reject.trauma_taken", name=state.crew[index].name,
                       condition=given.word)
-    state, said = add_trauma(replace(state, traumatised=state.traumatised[1:]), index,
-                             given.word)
+    state, said = add_trauma(state, index, given.word)
     return step(state, *said)
 
 
@@ -78,18 +77,18 @@ def _trauma(state: State, given) -> Step:
 
 
 @entry("coin", among=None)
-def _coin(state: State) -> Step:
+def _coin(state: State) -> Out:
     return step(state.menu().then("coin.who"))
 
 
 @question("coin.who", lambda s: Line("ask.coin_who"),
           lambda s: character_accepts(s, s.active(), "crew"))
-def _coin_who(state: State, given) -> Step:
+def _coin_who(state: State, given) -> Out:
     if getattr(given, "word", None) == "crew":
         return step(state.then("coin.change", who=None))
     index = chosen_character(state, given)
     if index not in state.active():
-        return reject(state, "reject.not_them", name=state.crew[index].name)
+        raise Refused("reject.not_them", name=state.crew[index].name)
     return step(state.then("coin.change", who=index))
 
 
@@ -102,7 +101,7 @@ def _holder(s: State) -> dict:
 @question("coin.change",
           lambda s: Line("ask.coin_crew" if s.get("who") is None else "ask.coin", _holder(s)),
           lambda s: (AcceptWords((CANCEL,), ("gain", "spend")),))
-def _coin_change(state: State, given) -> Step:
+def _coin_change(state: State, given) -> Out:
     """Spending more than is held is refused; a scoundrel keeps at most 4 coin on hand and the
     lair holds its limit (the excess must be spent soon)."""
     if given.word == CANCEL:
@@ -110,7 +109,7 @@ def _coin_change(state: State, given) -> Step:
     holder = _holder(state)
     amount = given.number if given.word == "gain" else -given.number
     if holder["coin"] + amount < 0:
-        return reject(state, "reject.no_coin", **holder)
+        raise Refused("reject.no_coin", **holder)
     if state.get("who") is None:
         coin = state.coin + amount
         said = [Line("coin.crew", {"coin": coin})]
@@ -118,7 +117,7 @@ def _coin_change(state: State, given) -> Step:
             said.append(Line("coin.over_lair", {"coin": coin, "limit": state.lair_coin}))
         return step(replace(state, coin=coin).menu(), *said)
     if holder["coin"] + amount > CARRY_MAX:
-        return reject(state, "reject.carry", **holder)
+        raise Refused("reject.carry", **holder)
     return step(set_marks(state, coin=holder["coin"] + amount).menu(),
                 Line("coin.held", {"name": holder["name"], "coin": holder["coin"] + amount}))
 
@@ -128,29 +127,29 @@ def set_marks(state: State, **marks) -> State:
 
 
 @entry("stash")
-def _stash(state: State) -> Step:
+def _stash(state: State) -> Out:
     return step(begin(state, "stash", "stash.change"))
 
 
 @question("stash.change",
           lambda s: Line("ask.stash", {**_name(s), "stash": s.who().stash, "coin": s.who().coin}),
           lambda s: (AcceptWords((CANCEL,), ("put", "take")),))
-def _stash_change(state: State, given) -> Step:
+def _stash_change(state: State, given) -> Out:
     """Put coin in the stash (up to 40), or take coin out at two stash for each coin."""
     if given.word == CANCEL:
         return step(state.menu())
     c, n = state.who(), given.number
     if given.word == "put":
         if n > c.coin:
-            return reject(state, "reject.no_coin", name=c.name, coin=c.coin)
+            raise Refused("reject.no_coin", name=c.name, coin=c.coin)
         if c.stash + n > STASH_MAX:
-            return reject(state, "reject.stash_full", name=c.name, stash=c.stash)
+            raise Refused("reject.stash_full", name=c.name, stash=c.stash)
         state = set_marks(state, coin=c.coin - n, stash=c.stash + n)
     else:
         if 2 * n > c.stash:
-            return reject(state, "reject.stash_low", name=c.name, stash=c.stash)
+            raise Refused("reject.stash_low", name=c.name, stash=c.stash)
         if c.coin + n > CARRY_MAX:
-            return reject(state, "reject.carry", name=c.name, coin=c.coin)
+            raise Refused("reject.carry", name=c.name, coin=c.coin)
         state = set_marks(state, coin=c.coin + n, stash=c.stash - 2 * n)
     c = state.who()
     return step(state.menu(), Line("stash.now", {"name": c.name, "stash": c.stash,
@@ -165,20 +164,20 @@ def _loaded(state: State) -> list[int]:
 
 
 @entry("item", phases=("score",), among=_loaded)
-def _item(state: State) -> Step:
+def _item(state: State) -> Out:
     return step(begin(state, "item", "item.size", among=_loaded(state)))
 
 
 @question("item.size", lambda s: Line("ask.item", _name(s)),
           lambda s: (AcceptNumber(1, 2), AcceptWords((CANCEL,))))
-def _item_size(state: State, given) -> Step:
+def _item_size(state: State, given) -> Out:
     """An item fills one or two boxes; no more than the chosen load allows."""
     if not isinstance(given, Number):
         return step(state.menu())
     c = state.who()
     limit = LOADS[c.load]
     if c.items + given.value > limit:
-        return reject(state, "reject.load", name=c.name, load=c.load, items=c.items, limit=limit)
+        raise Refused("reject.load", name=c.name, load=c.load, items=c.items, limit=limit)
     state = set_marks(state, items=c.items + given.value)
     return step(state.menu(), Line("item.used", {"name": c.name, "items": c.items + given.value,
                                                  "limit": limit}))

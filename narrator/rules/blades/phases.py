@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import GameInput, Line
-from narrator.rules.base import (
-    AcceptContinue, AcceptNumber, AcceptText, AcceptWords, Step,
-)
+from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
+from narrator.rules.flow import Out
 from narrator.rules.blades.flow import (
     MENU, entry, menu_words, question, roll_accepts, roll_prompt, step,
 )
@@ -19,16 +18,16 @@ from narrator.rules.blades.state import LOADS, Character, State, unique
 
 
 @question("crew_size", lambda s: Line("ask.crew_size"), lambda s: (AcceptNumber(1, 6),))
-def _crew_size(state: State, given) -> Step:
-    return step(replace(state, crew_size=given.value, ask="name"))
+def _crew_size(state: State, given) -> Out:
+    return step(replace(state, crew_size=given.value).then("name"))
 
 
 @question("name", lambda s: Line("ask.name", {"n": len(s.crew) + 1}),
           lambda s: (AcceptText("name"),))
-def _name(state: State, given) -> Step:
+def _name(state: State, given) -> Out:
     state, said = add_character(state, given.text)
     if len(state.crew) < state.crew_size:
-        return step(state, *said)
+        return step(state.then("name"), *said)
     return step(replace(state, phase="free_play").menu(), *said, Line("phase.free_play"))
 
 
@@ -40,12 +39,12 @@ def add_character(state: State, name: str) -> tuple[State, list[Line]]:
 
 
 @entry("recruit", among=None)
-def _recruit(state: State) -> Step:
+def _recruit(state: State) -> Out:
     return step(state.menu().then("recruit"))
 
 
 @question("recruit", lambda s: Line("ask.recruit"), lambda s: (AcceptText("name"),))
-def _recruit_name(state: State, given) -> Step:
+def _recruit_name(state: State, given) -> Out:
     state, said = add_character(state, given.text)
     return step(state.menu(), *said)
 
@@ -55,12 +54,12 @@ def _recruit_name(state: State, given) -> Step:
 
 @question("menu", lambda s: Line(f"ask.menu.{s.phase}", {"choices": list(menu_words(s))}),
           lambda s: (AcceptWords(menu_words(s)),))
-def _menu(state: State, given) -> Step:
+def _menu(state: State, given) -> Out:
     return MENU[given.word].start(state)
 
 
 @entry("next phase", among=None)
-def _next_phase(state: State) -> Step:
+def _next_phase(state: State) -> Out:
     if state.phase == "free_play":
         return step(replace(state, phase="planning").menu().then("plan.target"),
                     Line("phase.planning"))
@@ -75,13 +74,13 @@ def _next_phase(state: State) -> Step:
 
 
 @question("plan.target", lambda s: Line("ask.target"), lambda s: (AcceptText("target"),))
-def _target(state: State, given) -> Step:
+def _target(state: State, given) -> Out:
     return step(replace(state, target=given.text.strip()).then("plan.kind"))
 
 
 @question("plan.kind", lambda s: Line("ask.plan", {"target": s.target}),
           lambda s: (AcceptText("plan"),))
-def _plan(state: State, given) -> Step:
+def _plan(state: State, given) -> Out:
     return step(_next_load(replace(state, plan=given.text.strip())))
 
 
@@ -95,7 +94,7 @@ def _next_load(state: State) -> State:
 
 @question("plan.load", lambda s: Line("ask.load", {"name": s.who().name}),
           lambda s: (AcceptWords(tuple(LOADS)),))
-def _load(state: State, given) -> Step:
+def _load(state: State, given) -> Out:
     state = state.with_character(state.get("who"), replace(state.who(), load=given.word))
     return step(_next_load(state),
                 Line("load.chosen", {"name": state.who().name, "load": given.word,
@@ -105,13 +104,13 @@ def _load(state: State, given) -> Step:
 
 @question("plan.engagement", lambda s: Line("ask.engagement_pool"),
           lambda s: (AcceptNumber(0, 6),))
-def _engagement_pool(state: State, given) -> Step:
+def _engagement_pool(state: State, given) -> Out:
     return step(state.then("plan.engagement_dice", pool=given.value))
 
 
 @question("plan.engagement_dice", lambda s: roll_prompt("ask.engagement_dice", s.get("pool")),
           lambda s: roll_accepts(s.get("pool")))
-def _engagement_dice(state: State, given) -> Step:
+def _engagement_dice(state: State, given) -> Out:
     result = judge(given.faces, state.get("pool"))
     return step(replace(state, phase="score").menu(),
                 Line(f"engagement.{result}", {"faces": list(given.faces)}),
@@ -122,7 +121,7 @@ def _engagement_dice(state: State, given) -> Step:
 
 
 @question("payoff", lambda s: Line("ask.payoff"), lambda s: (AcceptNumber(0, 20),))
-def _payoff(state: State, given) -> Step:
+def _payoff(state: State, given) -> Out:
     coin = state.coin + given.value
     said = [Line("coin.crew", {"coin": coin})]
     if coin > state.lair_coin:
@@ -131,11 +130,11 @@ def _payoff(state: State, given) -> Step:
 
 
 @question("heat", lambda s: Line("ask.heat"), lambda s: (AcceptNumber(0, 10),))
-def _heat(state: State, given) -> Step:
+def _heat(state: State, given) -> Out:
     heat = state.heat + given.value
     return step(replace(state, heat=heat).then("entanglement"), Line("heat.now", {"heat": heat}))
 
 
 @question("entanglement", lambda s: Line("ask.entanglement"), lambda s: (AcceptContinue(),))
-def _entanglement(state: State, given: GameInput) -> Step:
+def _entanglement(state: State, given: GameInput) -> Out:
     return step(state.menu(), Line("phase.downtime"))

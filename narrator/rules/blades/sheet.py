@@ -18,7 +18,7 @@ def mark_stress(state: State, index: int, amount: int) -> tuple[State, list[Line
             [Line("stress.now", {"name": c.name, "stress": stress, "max": state.stress_boxes})]
             if amount else [])
     state = state.with_character(index, replace(c, stress=0))
-    return replace(state, traumatised=state.traumatised + (index,)), [
+    return state.traumatise(index), [
         Line("stress.trauma", {"name": c.name})]
 
 

@@ -93,7 +93,7 @@ class State:
     """The whole game: phase, the question being asked and its answers so far, the crew."""
 
     phase: str = "setup"
-    ask: str = "crew_size"
+    todo: tuple[tuple, ...] = (("crew_size",),)   # the steps to come (narrator/rules/flow.py)
     draft: tuple[tuple[str, Any], ...] = ()
     crew_size: int = 0
     crew: tuple[Character, ...] = ()
@@ -102,7 +102,6 @@ class State:
     heat: int = 0
     target: str = ""
     plan: str = ""
-    traumatised: tuple[int, ...] = ()   # characters waiting to choose a trauma condition
     stress_boxes: int = 9
     lair_coin: int = 4
 
@@ -112,12 +111,26 @@ class State:
         return dict(self.draft).get(key, default)
 
     def then(self, ask: str, **answers: Any) -> "State":
-        """Go to question ``ask``, keeping the answers so far plus ``answers``."""
-        return replace(self, ask=ask, draft=tuple({**dict(self.draft), **answers}.items()))
+        """Go to question ``ask`` (after any trauma waiting), keeping the answers so far plus
+        ``answers``."""
+        return replace(self, todo=self._traumas() + ((ask,),),
+                       draft=tuple({**dict(self.draft), **answers}.items()))
 
     def menu(self) -> "State":
-        """Back to the phase menu, answers dropped."""
-        return replace(self, ask="menu", draft=())
+        """Back to the phase menu (after any trauma waiting), answers dropped."""
+        return replace(self, todo=self._traumas() + (("menu",),), draft=())
+
+    def traumatise(self, index: int) -> "State":
+        """Character ``index`` chooses a trauma condition next, after any already waiting."""
+        waiting = self._traumas()
+        return replace(self, todo=waiting + (("trauma", index),) + self.todo[len(waiting):])
+
+    def _traumas(self) -> tuple[tuple, ...]:
+        """The trauma choices waiting at the front of the queue."""
+        waiting = 0
+        while waiting < len(self.todo) and self.todo[waiting][0] == "trauma":
+            waiting += 1
+        return self.todo[:waiting]
 
     # ---------------------------------------------------------------- the crew
 
