@@ -211,7 +211,7 @@ def test_actions_roll_same_size_dice_asked_together_different_sizes_die_by_die()
     assert t.expects.find(AcceptDice) == AcceptDice(6, 2, 2)  # roll for me gives two d6
     t.say("six and one")
     assert t.expects.find(AcceptDice) == AcceptDice(12, 1, 1)
-    assert t.refused(Dice((7, 3))).key == "reject.count"
+    assert t.refused(Dice((7, 3))).key == "reject.dice_count"
     t.say("11")
     assert t.expects.find(AcceptDice) == AcceptDice(6, 1, 1)
     assert t.refused(Dice((7,))).key == "reject.face"  # 7 cannot show on the d6
@@ -431,10 +431,10 @@ def test_illegal_input_is_refused_with_a_reason_and_the_state_unchanged():
     assert t.refused(Text("Nobody")).key == "reject.name"  # a word other questions take
     t.say("Steve", "main", "Quick Wits")
     assert t.refused(Text("quick wits")).key == "reject.trait_taken"
-    assert t.refused(Word("main")).key == "reject.input"
+    assert t.refused(Word("main")).key == "reject.not_now"
     t.say("Bad Temper", "Social Manipulator")
     assert t.refused(Word("sarah")).key == "reject.word"  # Sarah cannot act against herself
-    assert t.refused(Dice((3,))).key == "reject.input"
+    assert t.refused(Dice((3,))).key == "reject.not_now"
 
 
 def test_a_second_character_with_a_taken_name_is_numbered():

@@ -1,7 +1,7 @@
 """Intensity System: conflict rounds of declared intensity and trait dice, impacts by rating.
 
-The flow is a table of phases (``phases.PHASES``), each one question; docs/intensity.md lists
-them with every rule choice.
+The flow is a table of steps (``steps.STEPS``, run by narrator/rules/flow.py); docs/intensity.md
+lists them with every rule choice.
 """
 
 from __future__ import annotations
@@ -10,28 +10,31 @@ from typing import Any, Mapping
 
 from narrator.events import GameInput, Line
 from narrator.rules.base import Expectation, RulesInfo, Step
+from narrator.rules.flow import Flow
 from narrator.rules.intensity import between, declare, exchange, held, impacts, setup  # noqa: F401
 from narrator.rules.intensity.model import State
-from narrator.rules.intensity.phases import PHASES, check
+from narrator.rules.intensity.steps import STEPS
 from narrator.rules.intensity.status import status
 
 
+FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
+
+
 class IntensityRules:
-    """The Rules interface over the phase table."""
+    """The Rules interface over the step table."""
 
     name = "intensity"
     script = "intensity"
     options: Mapping[str, Any] = {}
 
     def start(self, options: Mapping[str, Any]) -> Step:
-        return Step(State(phase="count"), (Line("said.welcome"),))
+        return FLOW.start(State(todo=(("count",),)), Line("said.welcome"))
 
     def expects(self, state: State) -> Expectation:
-        return PHASES[state.phase].ask(state)
+        return FLOW.expects(state)
 
     def apply(self, state: State, given: GameInput) -> Step:
-        refused = check(state, self.expects(state), given)
-        return refused or PHASES[state.phase].take(state, given)
+        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         return status(state)

@@ -5,36 +5,31 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import GameInput, Line
-from narrator.rules.base import Expectation, Step, reject
+from narrator.rules.flow import Out
 from narrator.rules.intensity.model import State, add_ap, pair, with_char, with_trait
-from narrator.rules.intensity.phases import entry, go, phase, words
+from narrator.rules.intensity.steps import STEPS, go, words
 
 BETWEEN = ("scene", "rest", "heal", "add", "finish")
 #: advantage points an unhurt main character earns when a foe heals this
 HEAL_AWARD = {"damage": 1, "wound": 2}
 
 
-@phase("round_end", lambda s: words("ask.round_end", ("round", "end")))
-def take_round_end(state: State, given: GameInput) -> Step:
+@STEPS.ask("round_end", lambda s: words("ask.round_end", ("round", "end")))
+def take_round_end(state: State, given: GameInput) -> Out:
     return go("round" if given.word == "round" else "scene_end", state)
 
 
-@phase("between", lambda s: words("ask.between", BETWEEN))
-def take_between(state: State, given: GameInput) -> Step:
+@STEPS.ask("between", lambda s: words("ask.between", BETWEEN))
+def take_between(state: State, given: GameInput) -> Out:
     if given.word == "rest":
         chars = tuple(replace(c, traits=tuple(replace(t, tax=0) for t in c.traits))
                       for c in state.chars)
-        return Step(replace(state, chars=chars), (Line("said.rested"),))
+        return go("between", replace(state, chars=chars), Line("said.rested"))
     if given.word == "add":
         return go("name", replace(state, planned=len(state.chars) + 1))
     if given.word == "finish":
-        return Step(replace(state, phase="over"), (Line("said.finished"),))
+        return state, (Line("said.finished"),)  # nothing left: the end
     return go(given.word, state)
-
-
-@phase("over", lambda s: Expectation(Line("ask.over"), ()))
-def take_over(state: State, given: GameInput) -> Step:
-    return reject(state, "reject.input")
 
 
 def _healer(state: State, start: int) -> int | None:
@@ -42,12 +37,12 @@ def _healer(state: State, start: int) -> int | None:
                  if state.chars[i].hurt and not state.chars[i].fallen), None)
 
 
-@entry("heal")
-def enter_heal(state: State) -> Step:
+@STEPS.do("heal")
+def enter_heal(state: State) -> Out:
     first = _healer(state, 0)
     if first is None:
-        return Step(replace(state, phase="between", foes=()), (Line("said.no_heal"),))
-    return Step(replace(state, phase="heal", cursor=first, healed=()))
+        return go("between", replace(state, foes=()), Line("said.no_heal"))
+    return go("heal.ask", replace(state, cursor=first, healed=()))
 
 
 def _heal_words(state: State) -> tuple[tuple[str, ...], list[str]]:
@@ -57,9 +52,9 @@ def _heal_words(state: State) -> tuple[tuple[str, ...], list[str]]:
     return keys, (["a wound"] if c.wounds else []) + [t.name for t in damaged]
 
 
-@phase("heal", lambda s: words("ask.heal", _heal_words(s)[0], name=s.chars[s.cursor].name,
+@STEPS.ask("heal.ask", lambda s: words("ask.heal", _heal_words(s)[0], name=s.chars[s.cursor].name,
                                choices=_heal_words(s)[1]))
-def take_heal(state: State, given: GameInput) -> Step:
+def take_heal(state: State, given: GameInput) -> Out:
     i = state.cursor
     c = state.chars[i]
     if given.word == "wound":
@@ -72,11 +67,11 @@ def take_heal(state: State, given: GameInput) -> Step:
     state = replace(state, healed=state.healed + ((i, kind),))
     following = _healer(state, i + 1)
     if following is not None:
-        return Step(replace(state, cursor=following), (line,))
+        return go("heal.ask", replace(state, cursor=following), line)
     return _award(state, line)
 
 
-def _award(state: State, *say: Line) -> Step:
+def _award(state: State, *say: Line) -> Out:
     """Unhurt main characters gain advantage on each foe (since the last healing) who healed."""
     healers = {i for i, _ in state.healed}
     lines = list(say)
@@ -88,4 +83,4 @@ def _award(state: State, *say: Line) -> Step:
                 state = add_ap(state, m, h, HEAL_AWARD[kind])
                 lines.append(Line("said.heal_award", {"name": c.name, "count": HEAL_AWARD[kind],
                                                       "target": state.chars[h].name}))
-    return Step(replace(state, phase="between", foes=(), healed=()), tuple(lines))
+    return go("between", replace(state, foes=(), healed=()), *lines)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import GameInput, Line
-from narrator.rules.base import AcceptDice, Expectation, Step
+from narrator.rules.base import AcceptDice, Expectation
+from narrator.rules.flow import Out
 from narrator.rules.intensity.model import (
     LEVEL_OF, LEVELS, ROLES, Declaration, Hand, State, pair, put,
 )
-from narrator.rules.intensity.phases import entry, go, phase, words
+from narrator.rules.intensity.steps import STEPS, go, words
 
 NOBODY = "nobody"
 
@@ -30,15 +31,15 @@ def _decl(state: State, **changes) -> State:
     return replace(state, decls=put(state.decls, i, replace(state.decls[i], **changes)))
 
 
-@entry("scene")
-def enter_scene(state: State) -> Step:
+@STEPS.do("scene")
+def enter_scene(state: State) -> Out:
     chars = tuple(replace(c, out=False) for c in state.chars)
     state = replace(state, chars=chars, scene=state.scene + 1, round=0)
     return go("round", state, Line("said.scene", {"scene": state.scene}))
 
 
-@entry("round")
-def enter_round(state: State) -> Step:
+@STEPS.do("round")
+def enter_round(state: State) -> Out:
     n = len(state.chars)
     state = replace(state, round=state.round + 1, decls=(None,) * n, hands=(None,) * n,
                     order=(), turn=0, fight=None, cursor=0)
@@ -48,15 +49,15 @@ def enter_round(state: State) -> Step:
     return go("declare", state, start)
 
 
-@entry("declare")
-def enter_declare(state: State) -> Step:
+@STEPS.do("declare")
+def enter_declare(state: State) -> Out:
     """The next character from ``cursor`` on who can act declares; then raising."""
     if state.cursor == 0 and not any(can_act(state, i) for i in range(len(state.chars))):
         return go("scene_end", state, Line("said.no_fight"))
     i = next((i for i in range(state.cursor, len(state.chars)) if can_act(state, i)), None)
     if i is None:
         return go("raise", state)
-    return Step(replace(state, cursor=i, phase="target"))
+    return go("target", replace(state, cursor=i))
 
 
 def _ask_target(state: State) -> Expectation:
@@ -66,8 +67,8 @@ def _ask_target(state: State) -> Expectation:
                  choices=[state.chars[j].name for j in options] + [NOBODY])
 
 
-@phase("target", _ask_target)
-def take_target(state: State, given: GameInput) -> Step:
+@STEPS.ask("target", _ask_target)
+def take_target(state: State, given: GameInput) -> Out:
     """A target starts the declaration; "nobody" sits the round out (no dice, no defence)."""
     i = state.cursor
     if given.word == NOBODY:
@@ -77,9 +78,9 @@ def take_target(state: State, given: GameInput) -> Step:
     return go("intensity", replace(state, decls=put(state.decls, i, Declaration(target=j))))
 
 
-@phase("intensity", lambda s: words("ask.intensity", tuple(LEVELS),
+@STEPS.ask("intensity", lambda s: words("ask.intensity", tuple(LEVELS),
                                     name=s.chars[s.cursor].name))
-def take_intensity(state: State, given: GameInput) -> Step:
+def take_intensity(state: State, given: GameInput) -> Out:
     state = _decl(state, level=LEVELS[given.word])
     usable = state.chars[state.cursor].usable()
     if len(usable) == 1:
@@ -93,14 +94,14 @@ def _ask_trait(state: State) -> Expectation:
                  choices=[f"{c.traits[t].name} d{c.size(t)}" for t in c.usable()])
 
 
-@phase("trait", _ask_trait)
-def take_trait(state: State, given: GameInput) -> Step:
+@STEPS.ask("trait", _ask_trait)
+def take_trait(state: State, given: GameInput) -> Out:
     c = state.chars[state.cursor]
     return _declared(_decl(state, trait=next(t for t in c.usable()
                                              if c.traits[t].key == given.word)))
 
 
-def _declared(state: State) -> Step:
+def _declared(state: State) -> Out:
     i = state.cursor
     d, c = state.decls[i], state.chars[i]
     line = Line("said.declared", {"name": c.name, "target": state.chars[d.target].name,
@@ -114,48 +115,48 @@ def _raisers(state: State) -> tuple[int, ...]:
     return tuple(i for i, d in enumerate(state.decls) if d and d.level < max(LEVELS.values()))
 
 
-@entry("raise")
-def enter_raise(state: State) -> Step:
+@STEPS.do("raise")
+def enter_raise(state: State) -> Out:
     if not _raisers(state):
         return go("roll_all", state)
-    return Step(replace(state, phase="raise"))
+    return go("raise.ask", state)
 
 
-@phase("raise", lambda s: words("ask.raise", tuple(s.chars[i].key for i in _raisers(s))
+@STEPS.ask("raise.ask", lambda s: words("ask.raise", tuple(s.chars[i].key for i in _raisers(s))
                                 + ("no",), choices=[s.chars[i].name for i in _raisers(s)]))
-def take_raise(state: State, given: GameInput) -> Step:
+def take_raise(state: State, given: GameInput) -> Out:
     if given.word == "no":
         return go("roll_all", state)
     i = next(i for i in _raisers(state) if state.chars[i].key == given.word)
-    return Step(replace(state, cursor=i, phase="raise_to"))
+    return go("raise_to", replace(state, cursor=i))
 
 
 def _higher(state: State) -> tuple[str, ...]:
     return tuple(w for w, size in LEVELS.items() if size > state.decls[state.cursor].level)
 
 
-@phase("raise_to", lambda s: words("ask.raise_to", _higher(s), name=s.chars[s.cursor].name,
+@STEPS.ask("raise_to", lambda s: words("ask.raise_to", _higher(s), name=s.chars[s.cursor].name,
                                    level=LEVEL_OF[s.decls[s.cursor].level],
                                    choices=list(_higher(s))))
-def take_raise_to(state: State, given: GameInput) -> Step:
+def take_raise_to(state: State, given: GameInput) -> Out:
     line = Line("said.raised", {"name": state.chars[state.cursor].name, "level": given.word})
     return go("raise", _decl(state, level=LEVELS[given.word]), line)
 
 
-@entry("roll_all")
-def enter_roll_all(state: State) -> Step:
+@STEPS.do("roll_all")
+def enter_roll_all(state: State) -> Out:
     hands = tuple(d and Hand((d.level, state.chars[i].size(d.trait)))
                   for i, d in enumerate(state.decls))
     return go("roll", replace(state, hands=hands, cursor=0, die=0), Line("said.roll"))
 
 
-@entry("roll")
-def enter_roll(state: State) -> Step:
+@STEPS.do("roll")
+def enter_roll(state: State) -> Out:
     """Ask the next character from ``cursor`` on for their dice; then the order."""
     i = next((i for i in range(state.cursor, len(state.hands)) if state.hands[i]), None)
     if i is None:
         return go("order", state)
-    return Step(replace(state, cursor=i, phase="roll"))
+    return go("roll.ask", replace(state, cursor=i))
 
 
 def _ask_roll(state: State) -> Expectation:
@@ -169,18 +170,18 @@ def _ask_roll(state: State) -> Expectation:
                                              "die": f"d{size}"}), (AcceptDice(size),))
 
 
-@phase("roll", _ask_roll)
-def take_roll(state: State, given: GameInput) -> Step:
+@STEPS.ask("roll.ask", _ask_roll)
+def take_roll(state: State, given: GameInput) -> Out:
     hand = state.hands[state.cursor]
     faces = given.faces if len(given.faces) == 2 else put(hand.faces, state.die, given.faces[0])
     state = replace(state, hands=put(state.hands, state.cursor, replace(hand, faces=faces)))
     if len(given.faces) == 1 and state.die == 0:
-        return Step(replace(state, die=1))
+        return go("roll.ask", replace(state, die=1))
     return go("roll", replace(state, cursor=state.cursor + 1, die=0))
 
 
-@entry("order")
-def enter_order(state: State) -> Step:
+@STEPS.do("order")
+def enter_order(state: State) -> Out:
     """Highest single die first, the other die breaking ties, then the order of the table."""
     rolled = [i for i, h in enumerate(state.hands) if h]
     order = tuple(sorted(rolled, key=lambda i: (-max(state.hands[i].faces),

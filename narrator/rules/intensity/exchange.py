@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import GameInput, Line
-from narrator.rules.base import AcceptDice, Expectation, Step
+from narrator.rules.base import AcceptDice, Expectation
+from narrator.rules.flow import Out
 from narrator.rules.intensity.model import (
     ROLES, UNDECLARED_LEVEL, Exchange, State, add_ap, ap_of, put,
 )
-from narrator.rules.intensity.phases import entry, go, phase, words
+from narrator.rules.intensity.steps import STEPS, go, words
 
 #: advantage effects: word → (cost, paid by the defender?)
 EFFECTS = {"reroll": (1, True), "maximum": (2, False), "shield": (3, True), "boost": (4, False)}
@@ -31,8 +32,8 @@ def _next_turn(state: State) -> State:
     return replace(state, turn=state.turn + 1, fight=None)
 
 
-@entry("action")
-def enter_action(state: State) -> Step:
+@STEPS.do("action")
+def enter_action(state: State) -> Out:
     """The next action in order, skipping those who cannot act; then the round's end."""
     if state.turn >= len(state.order):
         return go("round_end", state, Line("said.round_over", {"round": state.round}))
@@ -50,8 +51,8 @@ def enter_action(state: State) -> Step:
     return go("defend", state, line)
 
 
-@entry("defend")
-def enter_defend(state: State) -> Step:
+@STEPS.do("defend")
+def enter_defend(state: State) -> Out:
     """Ask which dice defend, unless there is no choice to make."""
     d = state.fight.defender
     hand = state.hands[d]
@@ -59,7 +60,7 @@ def enter_defend(state: State) -> Step:
         return go("effects", state, Line("said.no_dice", {"name": state.chars[d].name}))
     if not hand.standing():
         return go("defence_roll", replace(state, fight=replace(state.fight, dice=(0, 1))))
-    return Step(replace(state, phase="defend"))
+    return go("defend.ask", state)
 
 
 def _defend_words(state: State) -> tuple[str, ...]:
@@ -72,8 +73,8 @@ def _ask_defend(state: State) -> Expectation:
                  attack=attack_value(state), choices=list(_defend_words(state)))
 
 
-@phase("defend", _ask_defend)
-def take_defend(state: State, given: GameInput) -> Step:
+@STEPS.ask("defend.ask", _ask_defend)
+def take_defend(state: State, given: GameInput) -> Out:
     d = state.fight.defender
     hand = state.hands[d]
     picked = {"none": (), "both": (0, 1), **{r: (i,) for i, r in enumerate(ROLES)}}[given.word]
@@ -100,12 +101,12 @@ def _ask_defence_roll(state: State) -> Expectation:
                                                 "die": f"d{size}"}), (AcceptDice(size),))
 
 
-@phase("defence_roll", _ask_defence_roll)
-def take_defence_roll(state: State, given: GameInput) -> Step:
+@STEPS.ask("defence_roll", _ask_defence_roll)
+def take_defence_roll(state: State, given: GameInput) -> Out:
     f = replace(state.fight, faces=state.fight.faces + given.faces)
     state = replace(state, fight=f)
     if len(f.faces) < len(f.dice):
-        return Step(state)
+        return go("defence_roll", state)
     return go("effects", state, Line("said.defence", {"name": state.chars[f.defender].name,
                                                       "faces": list(f.faces)}))
 
@@ -123,14 +124,14 @@ def available(state: State) -> tuple[str, ...]:
                  and (f.faces or not defends))
 
 
-@entry("effects")
-def enter_effects(state: State) -> Step:
-    return go("resolve", state) if not available(state) else Step(replace(state, phase="effects"))
+@STEPS.do("effects")
+def enter_effects(state: State) -> Out:
+    return go("resolve", state) if not available(state) else go("effects.ask", state)
 
 
-@phase("effects", lambda s: words("ask.effects", available(s) + ("no",),
+@STEPS.ask("effects.ask", lambda s: words("ask.effects", available(s) + ("no",),
                                   choices=list(available(s))))
-def take_effects(state: State, given: GameInput) -> Step:
+def take_effects(state: State, given: GameInput) -> Out:
     if given.word == "no":
         return go("resolve", state)
     payer, other = _payer(state, given.word)
@@ -142,30 +143,30 @@ def take_effects(state: State, given: GameInput) -> Step:
         return go("effects", state, line)
     f, hand = state.fight, state.hands[state.fight.defender]
     if len({hand.sizes[i] for i in f.dice}) > 1:
-        return Step(replace(state, phase="reroll_which"), (line,))
+        return go("reroll_which", state, line)
     lowest = min(range(len(f.faces)), key=lambda k: f.faces[k])
-    return Step(replace(state, phase="reroll_face", die=lowest), (line,))
+    return go("reroll_face", replace(state, die=lowest), line)
 
 
 def _fight_roles(state: State) -> tuple[str, ...]:
     return tuple(ROLES[i] for i in state.fight.dice)
 
 
-@phase("reroll_which", lambda s: words("ask.reroll_which", _fight_roles(s),
+@STEPS.ask("reroll_which", lambda s: words("ask.reroll_which", _fight_roles(s),
                                        name=s.chars[s.fight.defender].name,
                                        choices=list(_fight_roles(s))))
-def take_reroll_which(state: State, given: GameInput) -> Step:
-    return Step(replace(state, phase="reroll_face", die=_fight_roles(state).index(given.word)))
+def take_reroll_which(state: State, given: GameInput) -> Out:
+    return go("reroll_face", replace(state, die=_fight_roles(state).index(given.word)))
 
 
 def _reroll_size(state: State) -> int:
     return state.hands[state.fight.defender].sizes[state.fight.dice[state.die]]
 
 
-@phase("reroll_face", lambda s: Expectation(
+@STEPS.ask("reroll_face", lambda s: Expectation(
     Line("ask.reroll_face", {"name": s.chars[s.fight.defender].name,
                              "die": f"d{_reroll_size(s)}"}), (AcceptDice(_reroll_size(s)),)))
-def take_reroll_face(state: State, given: GameInput) -> Step:
+def take_reroll_face(state: State, given: GameInput) -> Out:
     f = state.fight
     state = replace(state, fight=replace(f, faces=put(f.faces, state.die, given.faces[0])))
     return go("effects", state, Line("said.defence", {"name": state.chars[f.defender].name,
@@ -205,24 +206,24 @@ def impacts(state: State) -> tuple[str, ...]:
         "negotiate",)
 
 
-@entry("resolve")
-def enter_resolve(state: State) -> Step:
+@STEPS.do("resolve")
+def enter_resolve(state: State) -> Out:
     attack, defence = attack_value(state), defence_value(state)
     values = {**fight_names(state), "attack": attack, "defence": defence}
     if attack <= defence:
         return go("done", state, Line("said.miss", values))
     key = "said.hit" if state.fight.faces else "said.hit_undefended"
-    return Step(replace(state, phase="impact"), (Line(key, {**values, "rating": rating(state)}),))
+    return go("impact", state, Line(key, {**values, "rating": rating(state)}))
 
 
-@phase("impact", lambda s: words("ask.impact", impacts(s), **fight_names(s), rating=rating(s),
+@STEPS.ask("impact", lambda s: words("ask.impact", impacts(s), **fight_names(s), rating=rating(s),
                                  choices=list(impacts(s))))
-def take_impact(state: State, given: GameInput) -> Step:
+def take_impact(state: State, given: GameInput) -> Out:
     return go(f"impact.{given.word}", state)
 
 
-@entry("done")
-def enter_done(state: State) -> Step:
+@STEPS.do("done")
+def enter_done(state: State) -> Out:
     """The action is spent: the attacker's dice are free to defend from now on."""
     state = with_hand(state, state.fight.attacker, acted=True)
     return go("action", _next_turn(state))

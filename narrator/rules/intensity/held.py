@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import GameInput, Line
-from narrator.rules.base import Step
+from narrator.rules.flow import Out
 from narrator.rules.intensity.impacts import fall, wound
 from narrator.rules.intensity.model import State, drop_held, with_char
-from narrator.rules.intensity.phases import entry, go, phase, words
+from narrator.rules.intensity.steps import STEPS, go, words
 
 SCENE_END = "scene_end"
 
@@ -26,35 +26,35 @@ def _who(state: State) -> dict[str, str]:
     return {"name": state.chars[state.holder].name, "target": state.chars[state.victim].name}
 
 
-@entry("held")
-def enter_held(state: State) -> Step:
+@STEPS.do("held")
+def enter_held(state: State) -> Out:
     """Ask whether a held fatal is used now; without any, go back where we came from."""
-    return go(state.back, state) if not state.held else Step(replace(state, phase="held"))
+    return go(state.back, state) if not state.held else go("held.ask", state)
 
 
-@phase("held", lambda s: words("ask.held", tuple(s.chars[h].key for h in _holders(s)) + ("no",),
+@STEPS.ask("held.ask", lambda s: words("ask.held", tuple(s.chars[h].key for h in _holders(s)) + ("no",),
                                choices=[s.chars[h].name for h in _holders(s)]))
-def take_held(state: State, given: GameInput) -> Step:
+def take_held(state: State, given: GameInput) -> Out:
     if given.word == "no":
         return go(state.back, state)
     state = replace(state, holder=next(h for h in _holders(state)
                                        if state.chars[h].key == given.word))
     victims = _victims(state)
     if len(victims) == 1:
-        return Step(replace(state, victim=victims[0], phase="held_how"))
-    return Step(replace(state, phase="held_victim"))
+        return go("held_how", replace(state, victim=victims[0]))
+    return go("held_victim", state)
 
 
-@phase("held_victim", lambda s: words(
+@STEPS.ask("held_victim", lambda s: words(
     "ask.held_victim", tuple(s.chars[v].key for v in _victims(s)), name=s.chars[s.holder].name,
     choices=[s.chars[v].name for v in _victims(s)]))
-def take_held_victim(state: State, given: GameInput) -> Step:
+def take_held_victim(state: State, given: GameInput) -> Out:
     victim = next(v for v in _victims(state) if state.chars[v].key == given.word)
-    return Step(replace(state, victim=victim, phase="held_how"))
+    return go("held_how", replace(state, victim=victim))
 
 
-@phase("held_how", lambda s: words("ask.held_how", ("fatal", "wound", "release"), **_who(s)))
-def take_held_how(state: State, given: GameInput) -> Step:
+@STEPS.ask("held_how", lambda s: words("ask.held_how", ("fatal", "wound", "release"), **_who(s)))
+def take_held_how(state: State, given: GameInput) -> Out:
     line = Line(f"said.held_{given.word}", _who(state))
     state = replace(state, held=tuple(p for p in state.held if p != (state.holder, state.victim)))
     if given.word == "fatal":
@@ -63,29 +63,28 @@ def take_held_how(state: State, given: GameInput) -> Step:
         state, wounded = wound(state, state.victim)
         if state.back == SCENE_END:  # the scene is ending: nobody need be put out of it
             return _after_use(state, line, wounded)
-        return Step(replace(state, phase="held_out"), (line, wounded))
+        return go("held_out", state, line, wounded)
     return _after_use(state, line)
 
 
-@phase("held_out", lambda s: words("ask.held_out", ("yes", "no"), **_who(s)))
-def take_held_out(state: State, given: GameInput) -> Step:
+@STEPS.ask("held_out", lambda s: words("ask.held_out", ("yes", "no"), **_who(s)))
+def take_held_out(state: State, given: GameInput) -> Out:
     if given.word == "no":
         return _after_use(state)
     state = drop_held(with_char(state, state.victim, out=True), state.victim)
     return _after_use(state, Line("said.knocked_out", _who(state)))
 
 
-def _after_use(state: State, *say: Line) -> Step:
+def _after_use(state: State, *say: Line) -> Out:
     """At the scene's end settle the next held impact; otherwise ask if anyone else uses one."""
     return go(SCENE_END if state.back == SCENE_END else "held", state, *say)
 
 
-@entry(SCENE_END)
-def enter_scene_end(state: State) -> Step:
+@STEPS.do(SCENE_END)
+def enter_scene_end(state: State) -> Out:
     state = replace(state, decls=(), hands=(), order=(), fight=None)
     if state.held:
         holder, victim = state.held[0]
-        state = replace(state, holder=holder, victim=victim, back=SCENE_END, phase="held_how")
-        return Step(state, (Line("said.still_held", _who(state)),))
-    return Step(replace(state, phase="between", back=""),
-                (Line("said.scene_over", {"scene": state.scene}),))
+        state = replace(state, holder=holder, victim=victim, back=SCENE_END)
+        return go("held_how", state, Line("said.still_held", _who(state)))
+    return go("between", replace(state, back=""), Line("said.scene_over", {"scene": state.scene}))

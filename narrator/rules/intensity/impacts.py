@@ -5,19 +5,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import GameInput, Line
-from narrator.rules.base import Expectation, Step
+from narrator.rules.base import Expectation
+from narrator.rules.flow import Out
 from narrator.rules.intensity.exchange import fight_names
 from narrator.rules.intensity.model import (
     State, add_ap, ap_of, die_name, drop_held, with_char, with_trait,
 )
-from narrator.rules.intensity.phases import entry, go, phase, words
+from narrator.rules.intensity.steps import STEPS, go, words
 
 
 def _taxable(state: State) -> tuple[int, ...]:
     return state.chars[state.fight.defender].usable()
 
 
-def _tax(state: State, t: int) -> Step:
+def _tax(state: State, t: int) -> Out:
     d = state.fight.defender
     trait = state.chars[d].traits[t]
     state = with_trait(state, d, t, tax=trait.tax + 1)
@@ -26,10 +27,10 @@ def _tax(state: State, t: int) -> Step:
                                                  "die": die_name(state.chars[d].size(t))}))
 
 
-@entry("impact.tax")
-def impact_tax(state: State) -> Step:
+@STEPS.do("impact.tax")
+def impact_tax(state: State) -> Out:
     usable = _taxable(state)
-    return _tax(state, usable[0]) if len(usable) == 1 else Step(replace(state, phase="tax"))
+    return _tax(state, usable[0]) if len(usable) == 1 else go("tax", state)
 
 
 def _ask_tax(state: State) -> Expectation:
@@ -38,14 +39,14 @@ def _ask_tax(state: State) -> Expectation:
                  choices=[c.traits[t].name for t in _taxable(state)])
 
 
-@phase("tax", _ask_tax)
-def take_tax(state: State, given: GameInput) -> Step:
+@STEPS.ask("tax", _ask_tax)
+def take_tax(state: State, given: GameInput) -> Out:
     c = state.chars[state.fight.defender]
     return _tax(state, next(t for t in _taxable(state) if c.traits[t].key == given.word))
 
 
-@entry("impact.advantage")
-def impact_advantage(state: State) -> Step:
+@STEPS.do("impact.advantage")
+def impact_advantage(state: State) -> Out:
     f = state.fight
     state = add_ap(state, f.attacker, f.defender, 1)
     line = Line("said.advantage", {**fight_names(state),
@@ -53,8 +54,8 @@ def impact_advantage(state: State) -> Step:
     return go("done", state, line)
 
 
-@entry("impact.damage")
-def impact_damage(state: State) -> Step:
+@STEPS.do("impact.damage")
+def impact_damage(state: State) -> Out:
     """Damage falls on the trait the defender used this round."""
     d = state.fight.defender
     t = state.decls[d].trait
@@ -73,8 +74,8 @@ def wound(state: State, i: int) -> tuple[State, Line]:
         f"{t.name} {die_name(c.size(k))}" for k, t in enumerate(c.traits)]})
 
 
-@entry("impact.wound")
-def impact_wound(state: State) -> Step:
+@STEPS.do("impact.wound")
+def impact_wound(state: State) -> Out:
     state, line = wound(state, state.fight.defender)
     return go("done", state, line)
 
@@ -84,21 +85,21 @@ def fall(state: State, i: int) -> State:
     return drop_held(with_char(state, i, fallen=True), i)
 
 
-@entry("impact.fatal")
-def impact_fatal(state: State) -> Step:
+@STEPS.do("impact.fatal")
+def impact_fatal(state: State) -> Out:
     line = Line("said.fatal", fight_names(state))
     return go("done", fall(state, state.fight.defender), line)
 
 
-@entry("impact.hold")
-def impact_hold(state: State) -> Step:
+@STEPS.do("impact.hold")
+def impact_hold(state: State) -> Out:
     f = state.fight
     held = tuple(sorted(set(state.held) | {(f.attacker, f.defender)}))
     return go("done", replace(state, held=held), Line("said.hold", fight_names(state)))
 
 
-@entry("impact.negotiate")
-def impact_negotiate(state: State) -> Step:
+@STEPS.do("impact.negotiate")
+def impact_negotiate(state: State) -> Out:
     """No impact; the deal may spend a held fatal impact."""
     line = Line("said.negotiated", fight_names(state))
     return go("held", replace(state, back="done"), line)

@@ -129,7 +129,7 @@ class State:
     """The whole game. ``cursor``/``die`` say whom and which die a question is about;
     ``holder``/``victim``/``back`` belong to the held-fatal questions."""
 
-    phase: str
+    todo: tuple[tuple, ...]   # the steps still to come (narrator/rules/flow.py)
     chars: tuple[Character, ...] = ()
     planned: int = 0
     cursor: int = 0

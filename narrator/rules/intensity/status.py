@@ -10,7 +10,7 @@ from narrator.rules.intensity.model import State, die_name
 
 def status(state: State) -> tuple[Line, ...]:
     if state.scene == 0:
-        ready = sum(1 for c in state.chars if c.traits and state.phase != "trait_name")
+        ready = sum(1 for c in state.chars if c.traits and state.todo[:1] != (("trait_name",),))
         return (Line("status.setup", {"ready": ready, "planned": state.planned}),)
     lines = [Line("status.scene", {"scene": state.scene, "round": state.round})]
     if state.order:
