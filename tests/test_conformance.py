@@ -78,12 +78,14 @@ def test_random_play_never_sticks_renders_every_line_and_replays(game, seed):
         render(script, line)
 
 
-def on_kernel(game):
-    """Whether ``game``'s rules run on the flow kernel (a module-level ``FLOW``)."""
-    return isinstance(getattr(importlib.import_module(registry.GAMES[game]), "FLOW", None), Flow)
+@pytest.mark.parametrize("game", registry.names())
+def test_every_game_runs_on_the_flow_kernel(game):
+    module = importlib.import_module(registry.GAMES[game])
+    assert isinstance(getattr(module, "FLOW", None) or getattr(module.INFO.rules, "flow", None),
+                      Flow), f"{game} does not run on narrator/rules/flow.py"
 
 
-@pytest.mark.parametrize("game", [g for g in registry.names() if on_kernel(g)])
+@pytest.mark.parametrize("game", registry.names())
 def test_every_game_words_every_reason_the_flow_refuses_with(game):
     script = load_script(find_script(registry.get(game).rules.script))
     for key, fields in REASONS.items():

@@ -47,7 +47,7 @@ def text(say) -> str:
 def table(hands, conditions=None, deck=("Stranger",) * 10, condition_deck=("Wounded",) * 6):
     """A virtual table about to start player 1's turn."""
     n = len(hands)
-    return State(Ask("next", 1), players=n, hands=tuple(tuple(h) for h in hands),
+    return State((Ask("next", 1),), players=n, hands=tuple(tuple(h) for h in hands),
                  conditions=tuple(tuple(c) for c in (conditions or [()] * n)), deck=tuple(deck),
                  condition_deck=tuple(condition_deck), cut=1)
 
@@ -274,6 +274,7 @@ def test_flip_for_me_reads_die_face_one_as_heads_and_two_as_tails():
     assert play(state, Dice((2,), by_app=True))[0].top.pos == 2
     refused = RULES.apply(state, Dice((3,)))
     assert refused.state == state and "one is heads and two is tails" in text(refused.rejected)
+    assert refused.rejected.key == "reject.face"
 
 
 def test_spoken_heads_and_tails_are_understood_at_a_flip():
@@ -391,9 +392,10 @@ def test_the_game_ends_when_one_player_is_left_alive():
 
 @pytest.mark.parametrize("given, reason", [
     (Number(1), "Player 1 must choose another player."),
-    (Number(4), "There is no player 4. Players are numbered 1 to 3."),
+    (Number(4), "4 is not a choice here: say a number from 1 to 3."),
+    (Word("player", 4), "There is no player 4. Players are numbered 1 to 3."),
     (Word("player", 3), "Player 3 is dead and cannot play."),
-    (HEADS, "Say the number of the player who plays the Encounter."),
+    (HEADS, "heads is not one of the choices now."),
 ])
 def test_choosing_a_player_for_an_encounter_refuses_illegal_choices(given, reason):
     state, _ = play(table([["Crossroads"], ["Trap"], ["Beast"]]), Continue(), TAILS, TAILS)
@@ -406,7 +408,8 @@ def test_a_card_not_in_hand_is_refused_with_the_choices():
     state, _ = play(table([["Storm", "Fog"], ["Trap"]]), Continue())
     step = RULES.apply(state, Word("ruins"))
     assert step.state == state
-    assert text(step.rejected) == "That card cannot be chosen now. Choose one of: Storm and Fog."
+    assert text(step.rejected) == "ruins is not one of the choices now."
+    assert "Storm and Fog" in text(RULES.expects(state).prompt)  # asked again with the choices
     assert RULES.apply(state, Text("Storm")).state == state
 
 

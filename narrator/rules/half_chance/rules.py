@@ -1,4 +1,5 @@
-"""Half-Chance's Rules: what each open question accepts, checking answers, and the status."""
+"""Half-Chance's Rules: its table of steps (each open question, what it accepts, what an answer
+does; run by narrator/rules/flow.py) and the status."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from typing import Any, Callable, Mapping
 
 from narrator.events import Continue, Dice, GameInput, Line, Number, Word
 from narrator.rules.base import (
-    AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, Step, reject,
+    AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, Step,
 )
+from narrator.rules.flow import Flow, Out, Refused, Steps, ask, push
 from narrator.rules.half_chance.cards import Deck, load_deck
-from narrator.rules.half_chance.flow import NEEDED, Table, playable
+from narrator.rules.half_chance.table import NEEDED, Table, playable
 from narrator.rules.half_chance.state import CUT_MAX, HAND, MAX_PLAYERS, Ask, State, distinct
 from narrator.script.loader import find_script
 
@@ -49,36 +51,44 @@ class HalfChance:
 
     # ------------------------------------------------------------------ the interface
 
+    @cached_property
+    def flow(self) -> Flow:
+        """The table of steps: each question, what it accepts and what its answer does. A
+        queued question is ``Ask(what, player, purpose)``; its functions get player, purpose."""
+        steps = Steps()
+        table = {
+            "players": (lambda s, *_: ask("ask.players", AcceptNumber(2, MAX_PLAYERS),
+                                          most=MAX_PLAYERS), self._on_players),
+            "deck": (lambda s, *_: ask("ask.deck", AcceptWords(("virtual", "physical"))),
+                     self._on_deck),
+            "cut": (lambda s, *_: ask("ask.cut", AcceptNumber(1, CUT_MAX), AcceptDice(CUT_MAX),
+                                      most=CUT_MAX), self._on_cut),
+            "flip": (lambda s, player, _: ask("ask.flip", *FLIP_ACCEPTS, player=player,
+                                              card=self.deck.card(s.top.card).title),
+                     self._on_flip),
+            "call": (lambda s, player, _: ask("ask.call", AcceptNumber(1, s.players),
+                                              AcceptWords((), ("player",)), player=player),
+                     self._on_call),
+            "next": (lambda s, player, _: ask("ask.next", AcceptContinue(),
+                                              AcceptWords((END_GAME,)), player=player),
+                     self._on_next),
+        }
+        for what, answer in (("play", self._on_play), ("drawn", self._on_drawn),
+                             ("discard", self._on_discard), ("heal", self._on_heal),
+                             ("swap", self._on_swap), ("trim", self._on_trim)):
+            table[what] = (self._card_question(what), self._card_step(what, answer))
+        for what, (expect, answer) in table.items():
+            steps.ask(what, expect)(answer)
+        return Flow(steps, over=lambda state: line("ask.over"))
+
     def start(self, options: Mapping[str, Any]) -> Step:
-        return Step(State(Ask("players")), (line("setup.welcome"),))
+        return self.flow.start(State((Ask("players"),)), line("setup.welcome"))
 
     def expects(self, state: State) -> Expectation:
-        ask = state.ask
-        player = ask.player
-        if ask.what == "players":
-            return Expectation(line("ask.players", most=MAX_PLAYERS),
-                               (AcceptNumber(2, MAX_PLAYERS),))
-        if ask.what == "deck":
-            return Expectation(line("ask.deck"), (AcceptWords(("virtual", "physical")),))
-        if ask.what == "cut":
-            return Expectation(line("ask.cut", most=CUT_MAX),
-                               (AcceptNumber(1, CUT_MAX), AcceptDice(CUT_MAX)))
-        if ask.what == "flip":
-            card = self.deck.card(state.top.card).title
-            return Expectation(line("ask.flip", player=player, card=card), FLIP_ACCEPTS)
-        if ask.what == "call":
-            return Expectation(line("ask.call", player=player),
-                               (AcceptNumber(1, state.players), AcceptWords((), ("player",))))
-        if ask.what == "next":
-            return Expectation(line("ask.next", player=player),
-                               (AcceptContinue(), AcceptWords((END_GAME,))))
-        if ask.what == "over":
-            return Expectation(line("ask.over"), ())
-        return Expectation(self._card_prompt(state), (AcceptWords(tuple(self._phrases(state))),))
+        return self.flow.expects(state)
 
     def apply(self, state: State, given: GameInput) -> Step:
-        handler: Callable[[State, GameInput], Step] = getattr(self, f"_on_{state.ask.what}")
-        return handler(state, given)
+        return self.flow.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.conditions:
@@ -105,9 +115,8 @@ class HalfChance:
 
     # ------------------------------------------------------------------ card questions
 
-    def _options(self, state: State) -> tuple[str, ...]:
-        """The card names the open card question takes."""
-        ask = state.ask
+    def _options(self, state: State, ask: Ask) -> tuple[str, ...]:
+        """The card names the card question ``ask`` takes."""
         if ask.what == "play" and state.physical:
             return self.deck.names(NEEDED[ask.purpose]) + distinct(state.owned(ask.player))
         if ask.what == "play":
@@ -118,24 +127,37 @@ class HalfChance:
             return distinct(state.owned(ask.player))
         return distinct(state.hand(ask.player))
 
-    def _phrases(self, state: State) -> dict[str, str]:
+    def _phrases(self, state: State, ask: Ask) -> dict[str, str]:
         """Each accepted phrase → the card it names ("play fog wander" → "Fog"), plus the
         question's own words (draw condition, keep)."""
-        verb = VERBS[state.ask.what]
+        verb = VERBS[ask.what]
         out: dict[str, str] = {}
-        for name in self._options(state):
+        for name in self._options(state, ask):
             spoken, kind = name.lower(), self.deck.card(name).kind
             for phrase in (spoken, f"{spoken} {kind}", f"{verb} {spoken}", f"{verb} {spoken} {kind}"):
                 out[phrase] = name
-        if state.ask.what == "play" and state.physical and not state.owned(state.ask.player):
+        if ask.what == "play" and state.physical and not state.owned(ask.player):
             out[DRAW] = DRAW
-        if state.ask.what == "swap":
+        if ask.what == "swap":
             out[KEEP] = KEEP
         return out
 
-    def _card_prompt(self, state: State) -> Line:
-        ask = state.ask
-        cards = list(self._options(state))
+    def _card_question(self, what: str) -> Callable[[State, int, str], Expectation]:
+        def expect(state: State, player: int, purpose: str) -> Expectation:
+            ask = Ask(what, player, purpose)
+            return Expectation(self._card_prompt(state, ask),
+                               (AcceptWords(tuple(self._phrases(state, ask))),))
+        return expect
+
+    def _card_step(self, what: str, answer: Callable[[State, Ask, str], Out]):
+        """A card question's answer: ``answer`` gets the question and the card (or word) named."""
+        def step(state: State, given: Word, player: int, purpose: str) -> Out:
+            ask = Ask(what, player, purpose)
+            return answer(state, ask, self._phrases(state, ask)[given.word])
+        return step
+
+    def _card_prompt(self, state: State, ask: Ask) -> Line:
+        cards = list(self._options(state, ask))
         if ask.what in CARD_PROMPTS:
             return line(CARD_PROMPTS[ask.what], player=ask.player, cards=cards)
         kind = NEEDED[ask.purpose].capitalize()
@@ -147,134 +169,76 @@ class HalfChance:
         return line("ask.play_physical_owned" if owned else "ask.play_physical",
                     player=ask.player, kind=kind, cards=owned)
 
-    def _card_answer(self, state: State, given: GameInput) -> str | None:
-        """The card (or word) a card question was answered with, or None."""
-        if isinstance(given, Word) and given.number is None:
-            return self._phrases(state).get(given.word)
-        return None
-
     # ------------------------------------------------------------------ answers
 
-    def _table(self, state: State, act: Callable[[Table], None]) -> Step:
+    def _table(self, state: State, act: Callable[[Table], None]) -> Out:
         table = Table(self.deck, state)
         act(table)
-        return Step(table.s, tuple(table.said))
+        return table.s, tuple(table.said)
 
-    def _refuse_card(self, state: State) -> Step:
-        names = [n for n in self._phrases(state) if n in (DRAW, KEEP)]
-        return reject(state, "reject.card", cards=list(self._options(state)) + names)
+    def _on_players(self, state: State, given: Number, *_) -> Out:
+        return push(replace(state, players=given.value), Ask("deck")), ()
 
-    def _on_players(self, state: State, given: GameInput) -> Step:
-        if not isinstance(given, Number):
-            return reject(state, "reject.not_now")
-        if not 2 <= given.value <= MAX_PLAYERS:
-            return reject(state, "reject.players", most=MAX_PLAYERS)
-        return Step(replace(state, ask=Ask("deck"), players=given.value))
-
-    def _on_deck(self, state: State, given: GameInput) -> Step:
-        word = given.word if isinstance(given, Word) else None
-        if word == "physical":
+    def _on_deck(self, state: State, given: Word, *_) -> Out:
+        if given.word == "physical":
             return self._table(state, Table.lay_out)
-        if word != "virtual":
-            return reject(state, "reject.not_now")
         size = len(self.deck.pile("wander", "encounter"))
         if size < HAND * state.players:
-            return reject(state, "reject.deck_small", cards=size, players=state.players)
-        return Step(replace(state, ask=Ask("cut")))
+            raise Refused("reject.deck_small", cards=size, players=state.players)
+        return push(state, Ask("cut")), ()
 
-    def _on_cut(self, state: State, given: GameInput) -> Step:
-        if isinstance(given, Dice) and len(given.faces) == 1:
-            cut = given.faces[0]
-        elif isinstance(given, Number):
-            cut = given.value
-        else:
-            return reject(state, "reject.not_now")
-        if not 1 <= cut <= CUT_MAX:
-            return reject(state, "reject.cut", most=CUT_MAX)
+    def _on_cut(self, state: State, given: Dice | Number, *_) -> Out:
+        cut = given.faces[0] if isinstance(given, Dice) else given.value
         return self._table(state, lambda t: t.deal(cut))
 
-    def _on_play(self, state: State, given: GameInput) -> Step:
-        name, ask = self._card_answer(state, given), state.ask
-        if name is None:
-            return self._refuse_card(state)
-        if name == DRAW:
-            return Step(replace(state, ask=Ask("drawn", ask.player, ask.purpose)))
-        return self._table(state, lambda t: t.play(ask.player, name, ask.purpose))
-
-    def _on_drawn(self, state: State, given: GameInput) -> Step:
-        name, ask = self._card_answer(state, given), state.ask
-        if name is None:
-            return self._refuse_card(state)
-        return self._table(state, lambda t: t.acquire(ask.player, name, ask.purpose))
-
-    def _on_flip(self, state: State, given: GameInput) -> Step:
-        if isinstance(given, Word):
-            flip = COIN.get(given.word)
-        elif isinstance(given, Dice) and len(given.faces) == 1:
-            flip = COIN.get(given.faces[0])
-        else:
-            flip = None
-        if flip is None:
-            return reject(state, "reject.coin")
+    def _on_flip(self, state: State, given: Dice | Word, *_) -> Out:
+        flip = COIN[given.faces[0] if isinstance(given, Dice) else given.word]
         return self._table(state, lambda t: t.flip(flip))
 
-    def _on_call(self, state: State, given: GameInput) -> Step:
-        if isinstance(given, Number):
-            player = given.value
-        elif isinstance(given, Word) and given.word == "player" and given.number is not None:
-            player = given.number
-        else:
-            return reject(state, "reject.which_player")
-        caller = state.ask.player
+    def _on_call(self, state: State, given: Number | Word, caller: int, _purpose: str) -> Out:
+        player = given.value if isinstance(given, Number) else given.number
         if not 1 <= player <= state.players:
-            return reject(state, "reject.no_player", player=player, players=state.players)
+            raise Refused("reject.no_player", player=player, players=state.players)
         if player == caller:
-            return reject(state, "reject.self", player=caller)
+            raise Refused("reject.self", player=caller)
         if player in state.dead:
-            return reject(state, "reject.dead", player=player)
+            raise Refused("reject.dead", player=player)
         return self._table(state, lambda t: t.call(caller, player))
 
-    def _on_discard(self, state: State, given: GameInput) -> Step:
-        return self._then(state, given, Table.discard_card)
+    def _on_next(self, state: State, given: GameInput, player: int, _purpose: str) -> Out:
+        if isinstance(given, Continue):
+            return self._table(state, lambda t: t.begin_turn(player))
+        return state, (line("game.ended"),)   # "end game": nothing more is asked
 
-    def _on_heal(self, state: State, given: GameInput) -> Step:
-        return self._then(state, given, Table.heal)
+    def _on_play(self, state: State, ask: Ask, name: str) -> Out:
+        if name == DRAW:
+            return push(state, Ask("drawn", ask.player, ask.purpose)), ()
+        return self._table(state, lambda t: t.play(ask.player, name, ask.purpose))
 
-    def _then(self, state: State, given: GameInput, act: Callable[[Table, int, str], None]) -> Step:
+    def _on_drawn(self, state: State, ask: Ask, name: str) -> Out:
+        return self._table(state, lambda t: t.acquire(ask.player, name, ask.purpose))
+
+    def _on_discard(self, state: State, ask: Ask, name: str) -> Out:
+        return self._then(state, ask, name, Table.discard_card)
+
+    def _on_heal(self, state: State, ask: Ask, name: str) -> Out:
+        return self._then(state, ask, name, Table.heal)
+
+    def _then(self, state: State, ask: Ask, name: str,
+              act: Callable[[Table, int, str], None]) -> Out:
         """A card chosen for an instruction's effect; then the instruction is done."""
-        name = self._card_answer(state, given)
-        if name is None:
-            return self._refuse_card(state)
-
         def run(table: Table) -> None:
-            act(table, state.ask.player, name)
+            act(table, ask.player, name)
             table.after_step()
         return self._table(state, run)
 
-    def _on_swap(self, state: State, given: GameInput) -> Step:
-        name = self._card_answer(state, given)
-        if name is None:
-            return self._refuse_card(state)
+    def _on_swap(self, state: State, ask: Ask, name: str) -> Out:
         if name == KEEP:
             return self._table(state, Table.resume)
-        return self._table(state, lambda t: t.swap(state.ask.player, name))
+        return self._table(state, lambda t: t.swap(ask.player, name))
 
-    def _on_trim(self, state: State, given: GameInput) -> Step:
-        name = self._card_answer(state, given)
-        if name is None:
-            return self._refuse_card(state)
-
+    def _on_trim(self, state: State, ask: Ask, name: str) -> Out:
         def run(table: Table) -> None:
-            table.discard_card(state.ask.player, name)
+            table.discard_card(ask.player, name)
             table.trim()
         return self._table(state, run)
-
-    def _on_next(self, state: State, given: GameInput) -> Step:
-        if isinstance(given, Continue):
-            return self._table(state, lambda t: t.begin_turn(state.ask.player))
-        if isinstance(given, Word) and given.word == END_GAME:
-            return Step(replace(state, ask=Ask("over")), (line("game.ended"),))
-        return reject(state, "reject.not_now")
-
-    def _on_over(self, state: State, given: GameInput) -> Step:
-        return reject(state, "reject.over")

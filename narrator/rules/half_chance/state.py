@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 HAND = 5          # cards a player holds, counting Conditions
 DEADLY = 5        # Conditions that kill
@@ -21,11 +22,11 @@ class Frame:
     pos: int = 0
 
 
-@dataclass(frozen=True)
-class Ask:
-    """The open question: ``what`` is asked of ``player``; ``purpose`` says what a card is for.
+class Ask(NamedTuple):
+    """The open question, queued as a step (narrator/rules/flow.py): ``what`` (the step's name)
+    is asked of ``player``; ``purpose`` says what a card is for.
 
-    what: players, deck, cut, play, drawn, flip, call, discard, heal, swap, trim, next, over.
+    what: players, deck, cut, play, drawn, flip, call, discard, heal, swap, trim, next.
     """
 
     what: str
@@ -38,7 +39,7 @@ class State:
     """Everything the table holds. Players are numbered from 1; ``hands`` are known only when
     the app runs the deck (``physical`` False); Conditions are tracked in both modes."""
 
-    ask: Ask
+    todo: tuple[Ask, ...]   # the open question; empty once the game is over
     players: int = 0
     physical: bool = False
     cut: int = 0
@@ -53,6 +54,11 @@ class State:
     shuffles: int = 0
     chain: tuple[Frame, ...] = ()
     played: tuple[str, ...] = ()
+
+    @property
+    def ask(self) -> Ask:
+        """The open question ("over" once there is none)."""
+        return self.todo[0] if self.todo else Ask("over")
 
     def hand(self, player: int) -> tuple[str, ...]:
         return self.hands[player - 1] if self.hands else ()

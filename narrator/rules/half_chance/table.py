@@ -1,7 +1,8 @@
 """How play moves: turns, cards followed down by coin flips, the caller chain, the decks.
 
 A ``Table`` wraps one ``apply``: it starts from a state, changes its own copy step by step and
-collects what is said. Every method leaves the state waiting on a question (``state.ask``).
+collects what is said. Every method leaves the state waiting on a question (``state.todo``), or
+with none when the game is over.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Table:
         self.s = replace(self.s, **changes)
 
     def ask(self, what: str, player: int = 0, purpose: str = "") -> None:
-        self.set(ask=Ask(what, player, purpose))
+        self.set(todo=(Ask(what, player, purpose),))
 
     def card(self, name: str) -> Card:
         return self.deck.card(name)
@@ -301,7 +302,7 @@ class Table:
                 self.say("game.last", player=alive[0])
             else:
                 self.say("game.none")
-            self.ask("over")
+            self.set(todo=())
             return
         after = [p for p in alive if p > self.s.turn]
         self.ask("next", after[0] if after else alive[0])
