@@ -99,17 +99,12 @@ class Step:
     """What ``apply`` returns: the new state and what to say.
 
     When ``rejected`` is set, the input was illegal: ``state`` is the unchanged state and
-    ``rejected`` is the Line giving the reason.
+    ``rejected`` is the Line giving the reason (made only by narrator/rules/flow.py).
     """
 
     state: Any
     say: tuple[Say, ...] = ()
     rejected: Line | None = None
-
-
-def reject(state: Any, key: str, **params: Any) -> Step:
-    """An illegal input: the unchanged state and the reason."""
-    return Step(state=state, rejected=Line(key, params))
 
 
 # --------------------------------------------------------------------------- the interface
