@@ -5,14 +5,13 @@ render (each Line has its prompt and fields), a refusal must leave the state unc
 must never get stuck, and replaying the accepted inputs must rebuild the live state.
 """
 
-import importlib
 import random
 
 import pytest
 
 from narrator.events import Continue, Dice, Number, Successes, Text, Word
 from narrator.rules import registry
-from narrator.rules.flow import REASONS, Flow
+from narrator.rules.flow import REASONS, Flow, FlowRules
 from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptText, AcceptWords,
 )
@@ -80,9 +79,9 @@ def test_random_play_never_sticks_renders_every_line_and_replays(game, seed):
 
 @pytest.mark.parametrize("game", registry.names())
 def test_every_game_runs_on_the_flow_kernel(game):
-    module = importlib.import_module(registry.GAMES[game])
-    assert isinstance(getattr(module, "FLOW", None) or getattr(module.INFO.rules, "flow", None),
-                      Flow), f"{game} does not run on narrator/rules/flow.py"
+    rules = registry.get(game).rules
+    assert isinstance(rules, FlowRules) and isinstance(rules.flow, Flow), (
+        f"{game} does not run on narrator/rules/flow.py")
 
 
 @pytest.mark.parametrize("game", registry.names())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from narrator.events import Line, ReadTrack
 from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, RulesInfo
-from narrator.rules.flow import REASONS, Flow, Refused, Steps, ask, push
+from narrator.rules.flow import REASONS, Flow, FlowRules, Refused, Steps, ask, push
 from narrator.script.model import Prompt, Script, Track, Where
 
 ROUNDS = 3
@@ -50,19 +50,14 @@ def _roll(state, given):
 FLOW = Flow(STEPS, over=lambda state: Line("over"))
 
 
-class ToyRules:
+class ToyRules(FlowRules):
+    flow = FLOW
     name = "toy"
     script = "toy"
     options = {"rounds": ROUNDS}
 
     def start(self, options):
         return FLOW.start(ToyState(), ReadTrack("t1"))
-
-    def expects(self, state):
-        return FLOW.expects(state)
-
-    def apply(self, state, given):
-        return FLOW.apply(state, given)
 
     def status(self, state):
         return (Line("status", {"rounds": state.rounds, "total": state.total}),)

@@ -136,6 +136,20 @@ class Flow:
         return Step(new, tuple(said) + more)
 
 
+class FlowRules:
+    """The Rules interface's ``expects`` and ``apply`` for a game on the kernel: a subclass sets
+    ``flow`` and writes ``start`` (usually ``self.flow.start(first_state, *first_said)``) and
+    ``status``."""
+
+    flow: Flow
+
+    def expects(self, state: Any) -> Expectation:
+        return self.flow.expects(state)
+
+    def apply(self, state: Any, given: GameInput) -> Step:
+        return self.flow.apply(state, given)
+
+
 # --------------------------------------------------------------------------- the one check
 
 KIND: Mapping[type, type] = {Continue: AcceptContinue, Dice: AcceptDice, Successes: AcceptSuccesses,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from narrator.events import GameInput, Line
-from narrator.rules.base import Expectation, RulesInfo, Step
-from narrator.rules.flow import Flow
+from narrator.events import Line
+from narrator.rules.base import RulesInfo, Step
+from narrator.rules.flow import Flow, FlowRules
 # each flow module registers its questions and menu words when imported
 from narrator.rules.blades import (  # noqa: F401
     action, clocks, downtime, fortune, ledger, phases, resist,
@@ -28,7 +28,8 @@ from narrator.rules.blades.state import State
 FLOW = Flow(STEPS, over=lambda state: Line("reject.over"))
 
 
-class BladesRules:
+class BladesRules(FlowRules):
+    flow = FLOW
     name = "blades"
     script = "blades"
     options: Mapping[str, Any] = {"stress_boxes": 9, "lair_coin": 4}
@@ -38,12 +39,6 @@ class BladesRules:
         state = State(stress_boxes=int(merged["stress_boxes"]),
                       lair_coin=int(merged["lair_coin"]))
         return Step(state, (Line("welcome"),))
-
-    def expects(self, state: State) -> Expectation:
-        return FLOW.expects(state)
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         lines = [Line(f"status.{state.phase}", {"target": state.target, "plan": state.plan})]

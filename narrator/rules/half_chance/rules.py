@@ -11,7 +11,7 @@ from narrator.events import Continue, Dice, GameInput, Line, Number, Word
 from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, Step,
 )
-from narrator.rules.flow import Flow, Out, Refused, Steps, ask, push
+from narrator.rules.flow import ask, Flow, FlowRules, Out, push, Refused, Steps
 from narrator.rules.half_chance.cards import Deck, load_deck
 from narrator.rules.half_chance.table import NEEDED, Table, playable
 from narrator.rules.half_chance.state import CUT_MAX, HAND, MAX_PLAYERS, Ask, State, distinct
@@ -34,7 +34,7 @@ def line(key: str, **params: Any) -> Line:
     return Line(key, params)
 
 
-class HalfChance:
+class HalfChance(FlowRules):
     """Half-Chance: a deck of instruction cards followed down by coin flips."""
 
     name = "half-chance"
@@ -83,12 +83,6 @@ class HalfChance:
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return self.flow.start(State((Ask("players"),)), line("setup.welcome"))
-
-    def expects(self, state: State) -> Expectation:
-        return self.flow.expects(state)
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        return self.flow.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.conditions:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from narrator.events import GameInput, Line
-from narrator.rules.base import Expectation, RulesInfo, Step
-from narrator.rules.flow import Flow
+from narrator.events import Line
+from narrator.rules.base import RulesInfo, Step
+from narrator.rules.flow import Flow, FlowRules
 from narrator.rules.hell_for_leather import (  # noqa: F401  (each declares its steps)
     consequences, conflict, finale, setup, storm, turn,
 )
@@ -31,7 +31,8 @@ def _flag(value: Any) -> bool:
 FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"))
 
 
-class HellForLeather:
+class HellForLeather(FlowRules):
+    flow = FLOW
     name = "hell-for-leather"
     script = "hell_for_leather"
     options: Mapping[str, Any] = OPTIONS
@@ -41,12 +42,6 @@ class HellForLeather:
         s = State(todo=setup.first_steps(), exams=_flag(opts["exams"]),
                   felony_stars=max(1, int(opts["felony_stars"])))
         return FLOW.start(s, Line("intro"))
-
-    def expects(self, state: State) -> Expectation:
-        return FLOW.expects(state)
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.teams or not state.sizes:

@@ -13,7 +13,7 @@ from narrator.events import GameInput, Line, ReadTrack
 from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step,
 )
-from narrator.rules.flow import Flow, Refused, Steps, ask, push
+from narrator.rules.flow import ask, Flow, FlowRules, push, Refused, Steps
 
 MAX_ROUNDS = 5
 
@@ -79,19 +79,14 @@ def _end(state: State):
 FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
 
 
-class HigherLower:
+class HigherLower(FlowRules):
+    flow = FLOW
     name = "higher-lower"
     script = "higher_lower"
     options: Mapping[str, Any] = {}
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return FLOW.start(State(), Line("said.welcome"))
-
-    def expects(self, state: State) -> Expectation:
-        return FLOW.expects(state)
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         return (Line("status", {"round": state.round, "rounds": state.rounds,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from narrator.events import GameInput, Line
-from narrator.rules.base import Expectation, RulesInfo, Step
-from narrator.rules.flow import Flow
+from narrator.events import Line
+from narrator.rules.base import RulesInfo, Step
+from narrator.rules.flow import Flow, FlowRules
 from narrator.rules.intensity import between, declare, exchange, held, impacts, setup  # noqa: F401
 from narrator.rules.intensity.model import State
 from narrator.rules.intensity.steps import STEPS
@@ -20,21 +20,16 @@ from narrator.rules.intensity.status import status
 FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
 
 
-class IntensityRules:
+class IntensityRules(FlowRules):
     """The Rules interface over the step table."""
 
+    flow = FLOW
     name = "intensity"
     script = "intensity"
     options: Mapping[str, Any] = {}
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return FLOW.start(State(todo=(("count",),)), Line("said.welcome"))
-
-    def expects(self, state: State) -> Expectation:
-        return FLOW.expects(state)
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         return status(state)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from narrator.events import GameInput, Line
-from narrator.rules.base import Expectation, RulesInfo, Step
-from narrator.rules.flow import Flow
+from narrator.events import Line
+from narrator.rules.base import RulesInfo, Step
+from narrator.rules.flow import Flow, FlowRules
 from narrator.rules.slow_burn import agency, job, mini, setup  # noqa: F401  (declare steps)
 from narrator.rules.slow_burn.steps import STEPS
 from narrator.rules.slow_burn.state import DEFAULTS, Options, State
@@ -22,21 +22,16 @@ from narrator.rules.slow_burn.status import status
 FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
 
 
-class SlowBurn:
+class SlowBurn(FlowRules):
     """The Rules interface for Slow Burn."""
 
+    flow = FLOW
     name = "slow-burn"
     script = "slow_burn"
     options: Mapping[str, Any] = MappingProxyType(DEFAULTS)
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return FLOW.start(State(Options.parse(options), todo=(("welcome", -1),)))
-
-    def expects(self, state: State) -> Expectation:
-        return FLOW.expects(state)
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        return FLOW.apply(state, given)
 
     def status(self, state: State) -> tuple[Line, ...]:
         return status(state)
