@@ -88,7 +88,7 @@ class Session:
         expectation = self.expectation
         meaning = understand(text, expectation if not self._pending else self._confirming())
         if isinstance(meaning, Unclear):
-            return Outcome([Said(meaning.reason, "reject")], control="unclear")
+            return Outcome([Said(meaning.reason, "reject")] + self._prompt(), control="unclear")
         if isinstance(meaning, Control):
             return self._control(meaning)
         if self._pending is not None:
