@@ -43,7 +43,7 @@ def test_reads_the_track_then_asks_and_plays_to_the_end():
 def test_a_refused_input_says_why_and_changes_nothing():
     transcript, journal, session, _ = play("next\n2\nsix and six\n13 and 2\n")
     assert "Doubles don't count; roll again.\nRound 1: what did the two dice show?" in transcript
-    assert "13 is not a face of a 6-sided die." in transcript
+    assert "13 is not a face of a 6-sided die.\nRound 1: what did the two dice show?" in transcript
     assert session.state.rounds == 0 and session.state.total == 0
     assert journal.lines == [journal.lines[0], Number(2)]
 
