@@ -18,8 +18,9 @@ from narrator.voice.hear import FULL, hear_file, read_pcm
 from narrator.voice.listener import Ears
 from narrator.voice.mic import RATE, Frames
 
-pytestmark = pytest.mark.skipif(bool(clips.missing_tools()),
-                                reason=f"needs {', '.join(clips.missing_tools())}")
+pytestmark = [pytest.mark.audio,  # synthesizes clips and decodes them
+              pytest.mark.skipif(bool(clips.missing_tools()),
+                                 reason=f"needs {', '.join(clips.missing_tools())}")]
 FLITE = [v for v in clips.VOICES if v.startswith("flite")]
 QUIET = (np.random.default_rng(3).standard_normal(RATE) * 30).astype(np.int16).tobytes()
 

@@ -10,8 +10,9 @@ import clips
 from narrator.voice.denoise import STEP, Denoiser, make_denoiser
 from narrator.voice.hear import read_pcm
 
-pytestmark = pytest.mark.skipif(bool(clips.missing_tools()),
-                                reason=f"needs {', '.join(clips.missing_tools())}")
+pytestmark = [pytest.mark.audio,  # synthesizes clips and decodes them
+              pytest.mark.skipif(bool(clips.missing_tools()),
+                                 reason=f"needs {', '.join(clips.missing_tools())}")]
 PAD = 0.4  # seconds of room before and after the words (clips.make_clip)
 
 
