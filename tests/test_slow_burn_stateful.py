@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -151,4 +152,4 @@ def replay(options, inputs):
     return state
 
 
-TestSlowBurnCampaign = SlowBurnCampaign.TestCase
+TestSlowBurnCampaign = pytest.mark.slow(SlowBurnCampaign.TestCase)  # a fuzzing campaign
