@@ -62,3 +62,14 @@ def test_the_check_catches_a_voice_import_and_a_file_read(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("from narrator.voice.commands import normalise\nopen('x')\n")
     assert offences(sample) == ["line 1: imports narrator.voice.commands", "line 2: open()"]
+
+
+def test_only_the_flow_kernel_makes_a_refusal():
+    """One refusal idiom: a game raises Refused; only narrator/rules/flow.py builds the
+    rejected Step that the session says (with the question again)."""
+    makers = set()
+    for path in sorted(RULES.parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and any(k.arg == "rejected" for k in node.keywords):
+                makers.add(path.relative_to(RULES.parent).as_posix())
+    assert makers == {"rules/flow.py"}
