@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 
 from narrator.events import Continue, Dice, Line, Number, Text, Unclear, Word
 from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, AcceptText, AcceptWords
-from narrator.rules.hell_for_leather import INFO, charts
-from narrator.rules.flow import todo
-from narrator.rules.hell_for_leather import FLOW
+from narrator.rules.hell_for_leather import FLOW, INFO, charts
 from narrator.rules.hell_for_leather.model import DRIVE, Die, Finale, heat_status, set_member, set_team
 from narrator.script.loader import find_script, load_script
 from narrator.script.render import render
@@ -447,7 +445,7 @@ def finale_state():
     a = replace(a, heat=4, members=(dillon, a.members[1]))
     b = replace(b, heat=3)
     state = replace(state, teams=(a, b), finale=Finale(first=1),
-                    todo=(todo("finale_prep"),))
+                    todo=(("finale_prep",),))
     return FLOW.run(state)[0]
 
 
@@ -527,7 +525,7 @@ def test_coop_dilemma_is_a_gamble_worth_one_extra_vp():
 
 def test_storming_the_gauntlet_heat_five_rises_each_conflict_fallen_heat_kills():
     state = coop_game()
-    state = FLOW.run(replace(state, todo=(todo("reach_objective", 0),)))[0]
+    state = FLOW.run(replace(state, todo=(("reach_objective", 0),)))[0]
     state, said = say(state, "storm")
     assert "storm.begins" in said and state.teams[0].heat == 5
     state, _ = say(state, "Break in", "Find the aerial", "Get the codes", "Blow it up")

@@ -79,11 +79,6 @@ class Steps:
         return register
 
 
-def todo(name: str, *args: Any) -> Todo:
-    """A step to queue."""
-    return (name, *args)
-
-
 def push(state: Any, *steps: Todo) -> Any:
     """``state`` with ``steps`` to do next, in order, before what was already waiting."""
     return replace(state, todo=tuple(steps) + state.todo)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from narrator.events import Continue, Dice, Line, Number, Word
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
-from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.flow import Refused, ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, Conflict, Die, State, Throw, add_heat, set_member, set_team,
@@ -32,8 +32,8 @@ def start(s: State, kind: str, level: int) -> State:
     s = replace(s, conflict=c)
     allies = [i for i in team.alive() if i != team.cup]
     if kind in ("conflict", "skill") and team.vp and allies:
-        return push(s, todo("help"), todo("plan", level))
-    return push(s, todo("plan", level))
+        return push(s, ("help",), ("plan", level))
+    return push(s, ("plan", level))
 
 
 def normal_level(s: State) -> int:
@@ -76,7 +76,7 @@ def _help(s, given):
         s = _set(s, helpers=tuple(allies))
         return s, (Line("help.called", {"helpers": [s.team.members[i].name for i in allies],
                                         "vp": n}),)
-    return push(s, *[todo("helper") for _ in range(n)]), (Line("help.paid", {"vp": n}),)
+    return push(s, *[("helper",) for _ in range(n)]), (Line("help.paid", {"vp": n}),)
 
 
 def _ask_helper(s):
@@ -103,7 +103,7 @@ def _plan(s, level):
     s = _set(s, plan=plan)
     say = (Line(f"roll.hand.{charts.hand(level)}", {"name": s.team.members[c.roller].name,
                                                           "dice": own}),)
-    return push(s, todo("die" if plan else "no_dice", level)), say
+    return push(s, ("die" if plan else "no_dice", level)), say
 
 
 # --------------------------------------------------------------------------- the dice
@@ -150,14 +150,14 @@ def _die(s, given, level):
         say = ()
         if c.felony_open:
             s, say = _commit_felony(s, sum(t.source == "felony" for t in c.plan))
-        return push(s, todo(FALL[c.kind])), say
+        return push(s, (FALL[c.kind],)), say
     die = _read_die(c, given)
     s = _set(s, dice=c.dice + (die,))
     say: tuple = ()
     if not c.recount:
         s, say = _after_throw(s, throw, die)
     c = _conflict(s)
-    nxt = todo("die", level) if len(c.dice) < len(c.plan) else todo("after_roll", level)
+    nxt = ("die", level) if len(c.dice) < len(c.plan) else ("after_roll", level)
     return push(s, nxt), say
 
 
@@ -216,10 +216,10 @@ def _ask_after(s, *_):
 def _after(s, given, level):
     c = _conflict(s)
     if isinstance(given, Continue):
-        return push(s, todo(SCORER[c.kind])), ()
+        return push(s, (SCORER[c.kind],)), ()
     if given.word == "recount":
         s = _set(s, dice=(), recount=True)
-        return push(s, todo("die", level)), (Line("recount.start"),)
+        return push(s, ("die", level)), (Line("recount.start"),)
     return _take_risk(s, level)
 
 
@@ -231,7 +231,7 @@ def _take_risk(s: State, level):
     s = add_heat(s, c.team, 1)
     s = _set(s, risks=c.risks + 1, recount=False, plan=c.plan + (Throw(c.roller, "risk"),),
              dice=c.dice)
-    return push(s, todo("die", level)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
+    return push(s, ("die", level)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
 
 
 # --------------------------------------------------------------------------- Drive 0, no dice
@@ -251,9 +251,9 @@ def _no_dice(s, given, level):
     if isinstance(given, Word):
         return _take_risk(s, level)
     if isinstance(given, Continue):
-        return push(s, todo(SCORER[c.kind])), ()
+        return push(s, (SCORER[c.kind],)), ()
     face = given.value if isinstance(given, Number) else given.faces[0]
-    return push(_set(s, curse_roll=face or 10), todo(SCORER[c.kind])), ()
+    return push(_set(s, curse_roll=face or 10), (SCORER[c.kind],)), ()
 
 
 # --------------------------------------------------------------------------- a fallen Heat
@@ -266,7 +266,7 @@ def _ask_stayed(s):
 
 @STEPS.ask("heat_stayed", _ask_stayed)
 def _stayed(s, given: Number):
-    return push(_set(s, stayed=given.value), todo("heat_total")), ()
+    return push(_set(s, stayed=given.value), ("heat_total",)), ()
 
 
 def _ask_total(s):
@@ -279,5 +279,5 @@ def _ask_total(s):
 def _total(s, given: Number):
     c = _conflict(s)
     score = charts.heat_fall_score(given.value, c.stayed)
-    return push(_set(s, heat_score=score), todo("score")), (
+    return push(_set(s, heat_score=score), ("score",)), (
         Line("fall.scored", {"total": given.value, "stayed": c.stayed, "score": score}),)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
-from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.flow import Refused, ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE, GOAL_PRICE, HEAT_MIN, HUNTER_MARKS, RIP, State, Team, add_heat, set_member, set_team,
@@ -56,13 +56,12 @@ def _score(s):
         s, more, steps = _curse(s, total, bearer)
         say += more
     if not any(st[0] == "trauma" for st in steps):
-        steps.append(todo("narrate", *_narration(s, result)))
+        steps.append(("narrate", *_narration(s, result)))
     if result == "boon":
-        steps.append(todo("narrate", "narrate.boon_flashback", narrator.name, narrator.why,
-                          narrator.hobbies))
+        steps.append(("narrate", "narrate.boon_flashback", narrator.name, narrator.why, narrator.hobbies))
     if result in ("merit", "boon") and goal_buyable(s):
-        steps.append(todo("buy_goal"))
-    return push(s, *steps, todo("end_turn")), tuple(say)
+        steps.append(("buy_goal",))
+    return push(s, *steps, ("end_turn",)), tuple(say)
 
 
 def _victory_points(s: State, result: str):
@@ -112,7 +111,7 @@ def _curse(s: State, total: int, bearer: int):
             s, line = _hunters(s, t)
             say.append(line)
         else:
-            steps.append(todo("trauma" if i == 0 else "extra_trauma", t, bearer))
+            steps.append(("trauma" if i == 0 else "extra_trauma", t, bearer))
     if len(effects) > 1:
         say.insert(1, Line("curse.excess", {"extra": len(effects) - 1}))
     return s, say, steps
@@ -123,8 +122,8 @@ def _extra_trauma(s, t, bearer):
     """Traumas from the Excess chart: the bearer takes it or passes it to a teammate."""
     alive = s.teams[t].alive()
     if len(alive) > 1:
-        return push(s, todo("trauma_who", t, bearer)), ()
-    return (push(s, todo("trauma", t, alive[0])) if alive else s), ()
+        return push(s, ("trauma_who", t, bearer)), ()
+    return (push(s, ("trauma", t, alive[0])) if alive else s), ()
 
 
 def _ask_trauma_who(s, t, bearer):
@@ -136,7 +135,7 @@ def _ask_trauma_who(s, t, bearer):
 
 @STEPS.ask("trauma_who", _ask_trauma_who)
 def _trauma_who(s, given: Number, t, *_):
-    return push(s, todo("trauma", t, s.teams[t].alive()[given.value - 1])), ()
+    return push(s, ("trauma", t, s.teams[t].alive()[given.value - 1])), ()
 
 
 def wound(s: State, t: int, m: int) -> tuple[State, Line]:
@@ -164,8 +163,8 @@ def _trauma(s, t, m):
     s = add_heat(s, t, -TRAUMA_RELIEF)
     say = (line, Line("trauma.heat", {"heat": s.teams[t].heat}))
     if member.drive == RIP:
-        return push(s, todo("narrate", "narrate.rip", member.name, member.why, "")), say
-    return push(s, todo("narrate", "narrate.trauma", member.name, member.why, "")), say
+        return push(s, ("narrate", "narrate.rip", member.name, member.why, "")), say
+    return push(s, ("narrate", "narrate.trauma", member.name, member.why, "")), say
 
 
 def _narration(s: State, result: str) -> tuple[str, str, str, str]:
@@ -219,7 +218,7 @@ def _buy(s, given):
     say = (Line("goal.bought", {"goal": team.goals[team.done], "done": team.done + 1,
                                 "target": len(team.goals)}),)
     if team.heat > HEAT_MIN or _hurt(team):
-        s = push(s, todo("goal_reward", t))
+        s = push(s, ("goal_reward", t))
     return s, say
 
 
@@ -240,7 +239,7 @@ def _reward(s, given, t):
         raise Refused("heal.nobody")
     if len(hurt) == 1:
         return heal(s, t, hurt[0])
-    return push(s, todo("heal_who", t)), ()
+    return push(s, ("heal_who", t)), ()
 
 
 def _ask_heal(s, t):
@@ -272,12 +271,12 @@ def _end_turn(s):
     s = set_team(s, t, scenes=team.scenes + 1, cup=team.next_clockwise(team.cup))
     s = replace(s, conflict=None)
     if team.done >= s.goal_target:
-        return push(s, todo("reach_objective", t)), ()
+        return push(s, ("reach_objective", t)), ()
     wiped = [i for i, tm in enumerate(s.teams) if not tm.alive()]
     if wiped and s.coop:
         return replace(s, outcome="lost", todo=()), (Line("over.all_dead"),)
     if wiped:
-        return push(s, todo("storm_begin", 1 - wiped[0])), (
+        return push(s, ("storm_begin", 1 - wiped[0])), (
             Line("team.wiped", {"team": s.teams[wiped[0]].name}),)
-    return push(replace(s, active=s.other), todo("turn")), (Line("cup.passed", {
+    return push(replace(s, active=s.other), ("turn",)), (Line("cup.passed", {
         "team": team.name, "holder": s.teams[t].members[s.teams[t].cup].name}),)

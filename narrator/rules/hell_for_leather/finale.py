@@ -9,7 +9,7 @@ from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts, conflict
 from narrator.rules.hell_for_leather.consequences import heal, wound
-from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.flow import Refused, ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, RIP, Finale, State, Team, add_heat, set_member, set_team,
@@ -37,12 +37,12 @@ def _objective(s, t):
     s = replace(s, teams=teams, active=t, conflict=None)
     say = [Line("objective.reached", {"team": s.teams[t].name, "objective": s.objective})]
     if s.coop:
-        return push(s, todo("coop_finale")), tuple(say)
+        return push(s, ("coop_finale",)), tuple(say)
     rewards = s.goal_target - s.teams[1 - t].done
     s = replace(s, finale=Finale(first=t))
     say.append(Line("rewards.count", {"team": s.teams[t].name, "rewards": rewards}))
-    return push(s, *[todo("reward", t, k + 1, rewards) for k in range(rewards)],
-                todo("finale_prep")), tuple(say)
+    return push(s, *[("reward", t, k + 1, rewards) for k in range(rewards)],
+                ("finale_prep",)), tuple(say)
 
 
 # --------------------------------------------------------------------------- Rewards
@@ -78,11 +78,11 @@ def _reward(s, given, t, *_):
     elif given.word == "heal":
         if not _hurt(s.teams[t]):
             raise Refused("heal.nobody")
-        s = push(s, todo("reward_pick", t, "heal"))
+        s = push(s, ("reward_pick", t, "heal"))
     else:
         if not _woundable(s.teams[rival]):
             raise Refused("rewards.cannot_wound")
-        s = push(s, todo("reward_pick", rival, "trauma"))
+        s = push(s, ("reward_pick", rival, "trauma"))
     s = add_heat(s, t, -1)
     say.append(Line("rewards.own_heat", {"heat": s.teams[t].heat}))
     return s, tuple(say)
@@ -104,7 +104,7 @@ def _pick(s, given: Number, t, what):
         return heal(s, t, m)
     s, line = wound(s, t, m)
     member = s.teams[t].members[m]
-    return push(s, todo("narrate", "narrate.reward_trauma", member.name, member.why, "")), (line,)
+    return push(s, ("narrate", "narrate.reward_trauma", member.name, member.why, "")), (line,)
 
 
 # --------------------------------------------------------------------------- Co-op at the Objective
@@ -118,12 +118,12 @@ def _ask_coop(s):
 def _coop(s, given):
     alive = s.team.alive()
     if given.word == "storm":
-        return push(s, todo("storm_begin", 0)), ()
+        return push(s, ("storm_begin", 0)), ()
     if len(alive) < 2:
         raise Refused("coop.fight_alone")
     if len(alive) == 2:
         return _sides(s, [alive[0]], [alive[1]]), ()
-    return push(s, todo("coop_alone")), ()
+    return push(s, ("coop_alone",)), ()
 
 
 def _ask_alone(s):
@@ -147,7 +147,7 @@ def _sides(s: State, first: list[int], second: list[int]) -> State:
     sides = tuple(Team(name=spoken_list(team.members[i].name for i in side), heat=team.heat,
                        members=tuple(team.members[i] for i in side)) for side in (first, second))
     s = replace(s, teams=sides, active=0, sizes=(len(first), len(second)), finale=Finale(first=0))
-    return push(s, todo("finale_prep"))
+    return push(s, ("finale_prep",))
 
 
 # --------------------------------------------------------------------------- rounds and turns
@@ -158,7 +158,7 @@ def _prep(s):
     """Preparation: each Instinct's homework, then every contestant's entrance."""
     say = tuple(Line(f"finale.homework.{m.instinct}", {"name": m.name})
                 for tm in s.teams for m in tm.members if m.alive)
-    return push(s, todo("narrate", "narrate.entrances", "", "", ""), todo("round")), (
+    return push(s, ("narrate", "narrate.entrances", "", "", ""), ("round",)), (
         Line("finale.begins", {"objective": s.objective}),) + say
 
 
@@ -173,8 +173,8 @@ def _round(s):
         if len(alive) == 1:
             s = set_team(s, t, cup=alive[0])
         else:
-            steps.append(todo("holder", role, t))
-    return push(s, *steps, todo("f_intent")), (Line("finale.round", {
+            steps.append(("holder", role, t))
+    return push(s, *steps, ("f_intent",)), (Line("finale.round", {
         "round": f.round, "team": s.teams[f.first].name}),)
 
 
@@ -208,7 +208,7 @@ def _ask_intent(s):
 def _intent(s, given):
     if isinstance(given, Continue) or given.word == "defend":
         return conflict.start(s, "finale", finale_level(s)), ()
-    return push(s, todo("finale_death", s.active, _f(s).victim)), (
+    return push(s, ("finale_death", s.active, _f(s).victim)), (
         Line("finale.ditched", {"name": s.team.members[_f(s).victim].name}),)
 
 
@@ -233,19 +233,19 @@ def _finale_score(s):
     say = [Line("finale.points", {"points": points, "vp": vp[s.active], "rival": vp[s.other],
                                   "heat": s.team.heat})]
     if vp[s.active] <= vp[s.other]:
-        return push(s, todo("finale_death", s.active, s.team.cup)), tuple(say)
+        return push(s, ("finale_death", s.active, s.team.cup)), tuple(say)
     s = replace(s, active=s.other, conflict=None)
     s = _setf(s, turn=f.turn + 1, victim=s.team.cup)
     if f.turn + 1 >= 3:
         s = set_team(s, s.active, cup=s.team.next_clockwise(s.team.cup))
         say.append(Line("finale.cup_moves", {"name": s.narrator.name}))
-    return push(s, todo("f_intent")), tuple(say)
+    return push(s, ("f_intent",)), tuple(say)
 
 
 @STEPS.do("finale_fall")
 def _finale_fall(s):
     """Finale Heat: a fallen Heat kills the contestant whose turn it is."""
-    return push(s, todo("finale_death", s.active, s.team.cup)), (Line("finale.heat_fell"),)
+    return push(s, ("finale_death", s.active, s.team.cup)), (Line("finale.heat_fell"),)
 
 
 @STEPS.do("finale_death")
@@ -253,8 +253,8 @@ def _death(s, t, m):
     name = s.teams[t].members[m].name
     s = set_member(s, t, m, drive=RIP)
     s = replace(s, conflict=None)
-    return push(s, todo("narrate", "narrate.own_death", name, "", ""),
-                todo("round_reset", 1 - t)), (Line("finale.dead", {"name": name}),)
+    return push(s, ("narrate", "narrate.own_death", name, "", ""),
+                ("round_reset", 1 - t)), (Line("finale.dead", {"name": name}),)
 
 
 @STEPS.do("round_reset")
@@ -266,16 +266,16 @@ def _reset(s, killer):
     teams = tuple(replace(tm, heat=FINALE_HEAT) for tm in s.teams)
     s = replace(s, teams=teams)
     s = _setf(s, round=_f(s).round + 1, first=killer, vp=(0, 0))
-    return push(s, todo("narrate", "narrate.tidy", s.teams[killer].name, "", ""),
-                todo("round")), (Line("finale.reset", {"heat": FINALE_HEAT}),)
+    return push(s, ("narrate", "narrate.tidy", s.teams[killer].name, "", ""),
+                ("round",)), (Line("finale.reset", {"heat": FINALE_HEAT}),)
 
 
 def epilogue(s: State, t: int) -> State:
     """Each survivor of the winning team wraps up their story, a year on (Epilogue)."""
     team = s.teams[t]
-    steps = [todo("narrate", "narrate.epilogue", team.members[i].name, team.members[i].hobbies, "")
+    steps = [("narrate", "narrate.epilogue", team.members[i].name, team.members[i].hobbies, "")
              for i in team.alive()]
-    return push(replace(s, active=t), *steps, todo("won"))
+    return push(replace(s, active=t), *steps, ("won",))
 
 
 @STEPS.do("won")

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from narrator.events import Continue, Line, Number, Text, Word
 from narrator.rules.base import AcceptNumber, AcceptText
-from narrator.rules.flow import ask, push, todo
+from narrator.rules.flow import ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, words
 from narrator.rules.hell_for_leather.model import Contestant, Team, set_member, set_team
 
@@ -17,7 +17,7 @@ DEFAULT_GOAL_TARGET = 3
 
 
 def first_steps() -> tuple:
-    return (todo("mode"),)
+    return (("mode",),)
 
 
 def _letter(t: int) -> str:
@@ -33,10 +33,10 @@ def _mode(s, given: Word):
     coop = given.word != "teams"
     n = 1 if coop else 2
     s = replace(s, mode="coop" if coop else "teams", teams=tuple(Team() for _ in range(n)))
-    per_team = [todo(k, t) for t in range(n) for k in ("team_name", "team_size")]
-    sources = [todo("source", t) for t in range(n)]
-    s = push(s, *per_team, todo("goal_target"), todo("objective"), *sources,
-             todo("goal_list"), todo("roster"), todo("begin"))
+    per_team = [(k, t) for t in range(n) for k in ("team_name", "team_size")]
+    sources = [("source", t) for t in range(n)]
+    s = push(s, *per_team, ("goal_target",), ("objective",), *sources,
+             ("goal_list",), ("roster",), ("begin",))
     return s, (Line("setup.mode_chosen.coop" if coop else "setup.mode_chosen.teams"),)
 
 
@@ -95,7 +95,7 @@ def _goal_list(s):
     first (Goals)."""
     n = s.goal_target
     order = (0,) if s.coop else (1, 0)
-    slots = [todo("goal", t, n - 1 - k) for k in range(n) for t in order]
+    slots = [("goal", t, n - 1 - k) for k in range(n) for t in order]
     teams = [replace(t, goals=("",) * n) for t in s.teams]
     s = replace(s, teams=tuple(teams))
     return push(s, *slots), ()
@@ -120,7 +120,7 @@ CONTESTANT_FIELDS = ("name", "who", "hobbies", "why", "instinct")
 
 @STEPS.do("roster")
 def _roster(s):
-    steps = [todo("contestant", field, t, m) for t, team in enumerate(s.teams)
+    steps = [("contestant", field, t, m) for t, team in enumerate(s.teams)
              for m in range(len(team.members)) for field in CONTESTANT_FIELDS]
     return push(s, *steps), ()
 
@@ -152,5 +152,5 @@ def _begin(s):
         say.append(Line("setup.exams", {"team": s.teams[0].name,
                                         "first": [t.members[0].name for t in s.teams]}))
     s = replace(s, sizes=tuple(len(t.members) for t in s.teams), active=0)
-    return push(s, todo("turn")), tuple(say) + (Line("play.begins", {"team": s.teams[0].name,
+    return push(s, ("turn",)), tuple(say) + (Line("play.begins", {"team": s.teams[0].name,
                                                                      "narrator": s.narrator.name}),)

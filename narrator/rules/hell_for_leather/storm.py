@@ -11,7 +11,7 @@ from narrator.rules.base import AcceptText
 from narrator.rules.hell_for_leather import charts, conflict
 from narrator.rules.hell_for_leather.consequences import goal_buyable
 from narrator.rules.hell_for_leather.finale import epilogue
-from narrator.rules.flow import ask, push, todo
+from narrator.rules.flow import ask, push
 from narrator.rules.hell_for_leather.steps import STEPS
 from narrator.rules.hell_for_leather.model import RIP, add_heat, set_member, set_team
 
@@ -24,7 +24,7 @@ def _begin(s, t):
     count = STORM_BASE_GOALS + len(s.teams[t].members)
     s = replace(s, active=t, storming=True, conflict=None, dilemma=False)
     s = set_team(s, t, goals=("",) * count, done=0, vp=0, heat=STORM_HEAT, hunters=0)
-    return push(s, *[todo("storm_goal", i) for i in range(count)], todo("storm_turn")), (
+    return push(s, *[("storm_goal", i) for i in range(count)], ("storm_turn",)), (
         Line("storm.begins", {"team": s.team.name, "goals": count, "heat": STORM_HEAT}),)
 
 
@@ -62,21 +62,20 @@ def _score(s):
     s = set_team(s, s.active, vp=team.vp + gain)
     if gain:
         say.append(Line("vp.gain", {"gain": gain, "vp": s.team.vp, "team": team.name}))
-    steps = [todo("narrate", "narrate.storm", s.narrator.name, "", "")]
+    steps = [("narrate", "narrate.storm", s.narrator.name, "", "")]
     if result == "boon":
         s = add_heat(s, s.active, -1)
-        steps.append(todo("narrate", "narrate.boon_flashback", s.narrator.name, s.narrator.why,
-                          s.narrator.hobbies))
+        steps.append(("narrate", "narrate.boon_flashback", s.narrator.name, s.narrator.why, s.narrator.hobbies))
     if result in ("merit", "boon") and goal_buyable(s):
-        steps.append(todo("buy_goal"))
-    return push(s, *steps, todo("storm_next")), tuple(say)
+        steps.append(("buy_goal",))
+    return push(s, *steps, ("storm_next",)), tuple(say)
 
 
 @STEPS.do("storm_fall")
 def _fall(s):
     name = s.narrator.name
     s = set_member(s, s.active, s.team.cup, drive=RIP)
-    return push(s, todo("narrate", "narrate.own_death", name, "", ""), todo("storm_next")), (
+    return push(s, ("narrate", "narrate.own_death", name, "", ""), ("storm_next",)), (
         Line("storm.heat_fell", {"name": name}),)
 
 
@@ -86,4 +85,4 @@ def _next(s):
     s = add_heat(s, s.active, 1)
     team = s.team
     s = set_team(s, s.active, cup=team.next_clockwise(team.cup))
-    return push(s, todo("storm_turn")), (Line("storm.heat_up", {"heat": s.team.heat}),)
+    return push(s, ("storm_turn",)), (Line("storm.heat_up", {"heat": s.team.heat}),)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from narrator.events import Continue, Line
 from narrator.rules.hell_for_leather import conflict
-from narrator.rules.flow import ask, push, Refused, todo
+from narrator.rules.flow import Refused, ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, words
 from narrator.rules.hell_for_leather.model import State, heat_status, set_team
 
@@ -34,7 +34,7 @@ def _turn(s):
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
         say.append(Line("turn.hunters", {"marks": team.hunters}))
-    return push(s, todo("threat")), tuple(say)
+    return push(s, ("threat",)), tuple(say)
 
 
 def _dilemma_refusal(s: State) -> str | None:
@@ -58,7 +58,7 @@ def _ask_threat(s):
 @STEPS.ask("threat", _ask_threat)
 def _threat(s, given):
     if isinstance(given, Continue):
-        return push(s, todo("solution")), ()
+        return push(s, ("solution",)), ()
     refusal = _dilemma_refusal(s)
     if refusal:
         raise Refused(refusal)
@@ -66,7 +66,7 @@ def _threat(s, given):
         return _accept_dilemma(replace(s, dilemma_raised=True))
     s = set_team(s, s.other, vp=s.teams[s.other].vp - 1)
     s = replace(s, dilemma_raised=True)
-    return push(s, todo("dilemma")), (Line("dilemma.raised", {"adversary": adversary(s)}),)
+    return push(s, ("dilemma",)), (Line("dilemma.raised", {"adversary": adversary(s)}),)
 
 
 def _ask_dilemma(s):
@@ -81,7 +81,7 @@ def _dilemma(s, given):
         raise Refused("dilemma.cannot_buy", team=s.team.name)
     s = set_team(s, s.active, vp=s.team.vp - 1)
     s = set_team(s, s.other, vp=s.teams[s.other].vp + 2)
-    return push(s, todo("threat")), (Line("dilemma.bought", {"team": s.team.name}),)
+    return push(s, ("threat",)), (Line("dilemma.bought", {"team": s.team.name}),)
 
 
 def _accept_dilemma(s: State):
@@ -98,7 +98,7 @@ def _ask_solution(s):
 @STEPS.ask("solution", _ask_solution)
 def _solution(s, given):
     if given.word == "veto":
-        return push(s, todo("solution")), (Line("solution.veto", {"narrator": s.narrator.name}),)
+        return push(s, ("solution",)), (Line("solution.veto", {"narrator": s.narrator.name}),)
     if given.word == "skill" and s.narrator.no_skills:
         raise Refused("skill.barred", name=s.narrator.name)
     kind = "skill" if given.word == "skill" else "conflict"

@@ -13,7 +13,7 @@ from narrator.events import GameInput, Line, ReadTrack
 from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step,
 )
-from narrator.rules.flow import ask, Flow, FlowRules, push, Refused, Steps
+from narrator.rules.flow import Flow, FlowRules, Refused, Steps, ask, push
 
 MAX_ROUNDS = 5
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber, AcceptWords
 from narrator.rules.slow_burn.agency import RESPOND_WORDS, respond
-from narrator.rules.flow import ask, push, Refused
+from narrator.rules.flow import Refused, ask, push
 from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
 from narrator.rules.slow_burn.mini import start_mini
 from narrator.rules.slow_burn.setup import NOBODY, call_name, creation

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber
-from narrator.rules.flow import ask, Out, push
+from narrator.rules.flow import Out, ask, push
 from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
 from narrator.rules.slow_burn.state import (
     MINI_SCENES, OPPOSITION_TARGET, PATH_END, Mini, State, names, with_spy,

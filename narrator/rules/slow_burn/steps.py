@@ -11,7 +11,7 @@ from dataclasses import replace
 from narrator.dice import count_at_most
 from narrator.events import Dice, GameInput, Line, ReadTrack, Say, Successes, Word
 from narrator.rules.base import AcceptDice, AcceptSuccesses, AcceptWords
-from narrator.rules.flow import Flow, Out, Steps, ask  # noqa: F401  (ask: for the step modules)
+from narrator.rules.flow import Out, Steps
 from narrator.rules.slow_burn.state import OPPOSITION_TARGET, State
 
 SIDES = 12
