@@ -12,6 +12,7 @@ import typer
 from narrator.dice import Roller
 from narrator.rules import registry
 from narrator.rules.base import RulesInfo
+from narrator.rules.options import OptionError
 from narrator.script.loader import ScriptError, find_script, load_script
 from narrator.session.console import Captions, TextEars
 from narrator.session.journal import Journal, JournalError, inputs_of
@@ -91,29 +92,12 @@ def _script(info: RulesInfo):
 
 
 def _options(info: RulesInfo, pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` options checked against the game's named options."""
-    options = dict(info.rules.options)
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        key = key.strip()
-        if not sep or key not in options:
-            known = ", ".join(f"{k}={v}" for k, v in info.rules.options.items()) or "none"
-            fail(f"unknown option {pair!r} for {info.title}; its options (with defaults): {known}")
-        options[key] = _value(raw.strip(), options[key])
-    return options
-
-
-def _value(raw: str, default: Any) -> Any:
-    if isinstance(default, bool):
-        if raw.lower() not in ("true", "false", "yes", "no", "on", "off"):
-            fail(f"{raw!r} is not true or false")
-        return raw.lower() in ("true", "yes", "on")
-    if isinstance(default, int):
-        try:
-            return int(raw)
-        except ValueError:
-            fail(f"{raw!r} is not a whole number")
-    return raw
+    """``key=value`` options checked against the game's typed options (defaults filled in)."""
+    try:
+        return info.rules.options.parse(pairs)
+    except OptionError as exc:
+        fail(f"{info.title}: {exc}")
+        raise
 
 
 def _settings(**options: Any):
@@ -182,7 +166,12 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
     for warning in loaded.warnings:
         typer.secho(warning, fg="yellow", err=True)
     info = _game(loaded.game)
-    session = Session(info, _script(info), loaded.options,
+    try:
+        options = info.rules.options.check(loaded.options)
+    except OptionError as exc:
+        fail(f"{path}: its saved options are refused: {exc}")
+        raise
+    session = Session(info, _script(info), options,
                       confirm=_confirming(confirm, input_mode), roller=Roller(seed))
     try:
         session.replay(inputs_of(loaded.records))
