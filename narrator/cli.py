@@ -9,7 +9,9 @@ from typing import Any, Callable, Optional
 
 import typer
 
+from narrator.cli_errors import BoundaryGroup, saved_line, session_started
 from narrator.dice import Roller
+from narrator.errors import NarratorError
 from narrator.rules import registry
 from narrator.rules.base import RulesInfo
 from narrator.rules.options import OptionError
@@ -19,7 +21,7 @@ from narrator.session.journal import Journal, JournalError, inputs_of
 from narrator.session.loop import ReplayError, Session, run
 from narrator.session.resume import find_session, new_session_path, save_dir
 
-app = typer.Typer(help="Runs a tabletop game hands-free: reads its script aloud, listens for "
+app = typer.Typer(cls=BoundaryGroup, help="Runs a tabletop game hands-free: reads its script aloud, listens for "
                        "commands and dice results, offline.", no_args_is_help=True)
 
 SaveDir = typer.Option(None, "--save-dir", help="Where sessions are saved "
@@ -128,7 +130,7 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
         if hasattr(ears, "close"):
             ears.close()
     if not ended:
-        typer.echo(f"Session saved: {journal.path}")
+        typer.echo(saved_line())
 
 
 @app.command()
@@ -146,6 +148,7 @@ def play(game: str = typer.Argument(..., help="The game: see narrator games."),
                       roller=Roller(seed))
     journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
                              info.rules.name, options)
+    session_started(journal.name)
     _play(session, journal, input_mode, speech, devices)
 
 
@@ -158,11 +161,14 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
            save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
     try:
-        path = find_session(save_dir(save), session_name)
+        path, notes = find_session(save_dir(save), session_name)
         journal, loaded = Journal.reopen(path)
-    except JournalError as exc:
+    except NarratorError as exc:
         fail(str(exc))
         raise
+    session_started(journal.name)
+    for note in notes:
+        typer.secho(note, fg="yellow", err=True)
     for warning in loaded.warnings:
         typer.secho(warning, fg="yellow", err=True)
     info = _game(loaded.game)

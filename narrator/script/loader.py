@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from narrator.errors import NarratorError
 from narrator.script.diagnostics import Code, Diagnostic
 from narrator.script.model import Link, Prompt, Script, Track, Where
 
@@ -22,7 +23,7 @@ _BOOL = "tag:yaml.org,2002:bool"
 _UNTYPED = {_BOOL, "tag:yaml.org,2002:timestamp"}
 
 
-class ScriptError(Exception):
+class ScriptError(NarratorError):
     """A script that cannot be loaded; ``diagnostics`` says every reason found."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
