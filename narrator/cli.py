@@ -208,6 +208,7 @@ def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a
     problems = [str(p) for p in lint_path(root)]
     folders = script_folders(root) or [root]
     problems += [p for folder in folders for p in lint_cards(folder)]
+    problems = list(dict.fromkeys(problems))  # the card check re-reads unparsable files
     for problem in problems:
         typer.echo(problem)
     if problems:
