@@ -11,13 +11,12 @@ import typer
 
 from narrator.cli_errors import BoundaryGroup, saved_line, session_started
 from narrator.dice import Roller
-from narrator.errors import NarratorError
 from narrator.rules import registry
 from narrator.rules.base import RulesInfo
 from narrator.rules.options import OptionError
 from narrator.script.loader import ScriptError, find_script, load_script
 from narrator.session.console import Captions, TextEars
-from narrator.session.journal import Journal, JournalError, inputs_of
+from narrator.session.journal import Journal, inputs_of
 from narrator.session.loop import ReplayError, Session, run
 from narrator.session.resume import find_session, new_session_path, save_dir
 
@@ -160,29 +159,27 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
            speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
            save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
+    path, notes = find_session(save_dir(save), session_name)
+    journal, loaded = Journal.reopen(path)
     try:
-        path, notes = find_session(save_dir(save), session_name)
-        journal, loaded = Journal.reopen(path)
-    except NarratorError as exc:
-        fail(str(exc))
+        for note in notes + loaded.warnings:
+            typer.secho(note, fg="yellow", err=True)
+        info = _game(loaded.game)
+        try:
+            options = info.rules.options.check(loaded.options)
+        except OptionError as exc:
+            fail(f"{path}: its saved options are refused: {exc}")
+            raise
+        session = Session(info, _script(info), options,
+                          confirm=_confirming(confirm, input_mode), roller=Roller(seed))
+        try:
+            session.replay(inputs_of(loaded.records))
+        except ReplayError as exc:
+            fail(f"{path}: {exc}")
+    except BaseException:
+        journal.close()
         raise
     session_started(journal.name)
-    for note in notes:
-        typer.secho(note, fg="yellow", err=True)
-    for warning in loaded.warnings:
-        typer.secho(warning, fg="yellow", err=True)
-    info = _game(loaded.game)
-    try:
-        options = info.rules.options.check(loaded.options)
-    except OptionError as exc:
-        fail(f"{path}: its saved options are refused: {exc}")
-        raise
-    session = Session(info, _script(info), options,
-                      confirm=_confirming(confirm, input_mode), roller=Roller(seed))
-    try:
-        session.replay(inputs_of(loaded.records))
-    except ReplayError as exc:
-        fail(f"{path}: {exc}")
     _play(session, journal, input_mode, speech, devices, session.resumed())
 
 

@@ -10,7 +10,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from narrator.cli import app
 from narrator.events import Dice, Number, Word
 from narrator.session.console import Captions, TextEars
 from narrator.session.journal import (Journal, JournalBusy, JournalError, JournalWriteError,
@@ -293,3 +295,37 @@ def test_a_really_full_disk_keeps_every_acknowledged_input(tiny_disk):
     journal.append(Number(999))
     journal.close()
     assert inputs_of(load(path).records) == kept + [Number(999)]
+
+
+def test_a_session_on_a_disk_that_fills_says_so_and_keeps_every_acknowledged_input(
+        tiny_disk, tmp_path):
+    """narrator play on a real disk that fills mid-game: each answer that cannot be kept is
+    refused aloud with what to do, no traceback, and the journal holds every acknowledged
+    input (the same as a run on a roomy disk, up to where the disk filled), whole."""
+    typed = (Path(__file__).parent / "golden" / "slow-burn.in").read_text() + "quit\n"
+
+    def play(saves: Path):
+        return CliRunner().invoke(app, ["play", "slow-burn", "--input", "text", "--seed", "7",
+                                        "--save-dir", str(saves)], input=typed)
+    roomy = play(tmp_path / "roomy")
+    expected = inputs_of(load(next((tmp_path / "roomy").glob("*.jsonl"))).records)
+
+    (tiny_disk / "saves").mkdir()
+    reserve = tiny_disk / "reserve"
+    reserve.write_bytes(b"r" * 4096)  # one page kept free for the journal
+    fd = os.open(tiny_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"x" * 4096)
+    except OSError:
+        os.close(fd)
+    reserve.unlink()
+    result = play(tiny_disk / "saves")
+    assert roomy.exit_code == 0 and result.exit_code == 0
+    assert "Traceback" not in result.output
+    assert "Could not save: disk full. The last answer was not kept; free space and say it " \
+           "again." in result.output
+    loaded = load(next((tiny_disk / "saves").glob("*.jsonl")))
+    kept = inputs_of(loaded.records)
+    assert loaded.warnings == [] and 10 < len(kept) < len(expected)
+    assert kept == expected[:len(kept)]
