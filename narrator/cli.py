@@ -161,6 +161,7 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
     """Go on with a saved session where it stopped."""
     path, notes = find_session(save_dir(save), session_name)
     journal, loaded = Journal.reopen(path)
+    session_started(journal.name)
     try:
         for note in notes + loaded.warnings:
             typer.secho(note, fg="yellow", err=True)
@@ -179,7 +180,6 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
     except BaseException:
         journal.close()
         raise
-    session_started(journal.name)
     _play(session, journal, input_mode, speech, devices, session.resumed())
 
 
@@ -202,6 +202,8 @@ def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a
     from narrator.rules.half_chance import lint_cards
     from narrator.script.lint import lint_path, script_folders
     root = path or find_script(None)
+    if not root.is_dir():
+        fail(f"{root} is not a folder: give a script folder, or a folder of them")
     problems = [str(p) for p in lint_path(root)]
     folders = script_folders(root) or [root]
     problems += [p for folder in folders for p in lint_cards(folder)]

@@ -8,6 +8,8 @@ journal holds every confirmed input, so nothing is lost).
 
 from __future__ import annotations
 
+import io
+import os
 import platform
 import sys
 import tempfile
@@ -60,6 +62,9 @@ class BoundaryGroup(TyperGroup):
         except NarratorError as exc:
             _say(str(exc), "red")
             raise typer.Exit(1) from None
+        except BrokenPipeError:  # the reader went away (narrator games | head -1): say nothing
+            _quiet_stdout()
+            raise typer.Exit(1) from None
         except KeyboardInterrupt:
             _say("\n" + (saved_line() or "Stopped; nothing was saved."), "yellow")
             raise typer.Exit(INTERRUPTED) from None
@@ -72,6 +77,15 @@ class BoundaryGroup(TyperGroup):
             raise typer.Exit(UNEXPECTED) from None
         finally:
             _open_session.clear()
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so Python's last flush does not complain about the pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
 
 
 def _say(text: str, colour: str) -> None:

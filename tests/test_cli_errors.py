@@ -116,3 +116,26 @@ def test_a_session_open_in_one_narrator_is_refused_in_a_second(tmp_path):
                           input="quit\n")
     assert first.exit_code == 0 and after.exit_code == 0 and "after 2 inputs" in after.output
     assert [n for n in (r.n for r in load(saves / f"{name}.jsonl").records)] == [1, 2]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["check", "/nonexistent/scripts"], "is not a folder: give a script folder"),
+    (["check", "/etc/hostname"], "is not a folder: give a script folder"),
+    (["play", "slow-burn", "--input", "text", "--save-dir", "/etc/hostname"],
+     "/etc/hostname is not a folder; choose another save folder"),
+    (["play", "slow-burn", "--input", "text", "--save-dir", "/proc/no/such"],
+     "Could not start a session in /proc/no/such"),
+    (["resume", "--input", "text", "--save-dir", "/etc/hostname"], "no saved session"),
+    (["graph", "chess"], "no game called 'chess'"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_bad_paths_and_names_get_one_line_and_no_report(state, args, says):
+    result = runner.invoke(app, args, input="quit\n")
+    assert result.exit_code == 1 and says in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert not state.exists()
+
+
+def test_a_reader_that_goes_away_is_no_error(state):
+    proc = subprocess.run(f"{sys.executable} -m narrator games | true", shell=True,
+                          capture_output=True, timeout=60)
+    assert proc.stderr == b"" and not state.exists()

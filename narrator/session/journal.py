@@ -110,15 +110,18 @@ class Journal:
     @classmethod
     def create(cls, path: Path, game: str, options: Mapping[str, Any]) -> "Journal":
         """Start a new journal at ``path`` with its header; never replaces a file."""
+        if path.parent.exists() and not path.parent.is_dir():
+            raise JournalWriteError(f"Could not start a session: {path.parent} is not a folder; "
+                                    f"choose another save folder.")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.parent.is_dir():
+                path.parent.mkdir(parents=True)
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
                          0o644)
-        except FileExistsError:
-            raise JournalError(f"{path} already exists") from None
         except OSError as exc:
-            what, fix = cause(exc)
-            raise JournalWriteError(f"Could not start a session in {path.parent}: {what}; "
+            what, fix = ("it already exists", "choose another name") \
+                if exc.filename == str(path) and isinstance(exc, FileExistsError) else cause(exc)
+            raise JournalWriteError(f"Could not start a session in {path}: {what}; "
                                     f"{fix} and start again.") from None
         journal = cls(fd, path, 0)
         try:
