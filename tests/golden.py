@@ -23,5 +23,6 @@ def transcript(game: str) -> str:
         )
     if result.returncode != 0:
         raise AssertionError(f"narrator play {game} failed:\n{result.stderr}")
+    # the save line names the session by the clock ("Session saved as blades-20261123-1434...")
     return "\n".join(line for line in result.stdout.splitlines()
-                     if not line.startswith("Session saved:")) + "\n"
+                     if not line.startswith("Session saved")) + "\n"

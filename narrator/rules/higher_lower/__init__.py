@@ -14,6 +14,7 @@ from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step,
 )
 from narrator.rules.flow import Flow, FlowRules, Refused, Steps, ask, push
+from narrator.rules.options import OptionSet
 
 MAX_ROUNDS = 5
 
@@ -83,7 +84,7 @@ class HigherLower(FlowRules):
     flow = FLOW
     name = "higher-lower"
     script = "higher_lower"
-    options: Mapping[str, Any] = {}
+    options = OptionSet()   # no table choices
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return FLOW.start(State(), Line("said.welcome"))

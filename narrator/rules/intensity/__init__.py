@@ -15,6 +15,7 @@ from narrator.rules.intensity import between, declare, exchange, held, impacts, 
 from narrator.rules.intensity.model import State
 from narrator.rules.intensity.steps import STEPS
 from narrator.rules.intensity.status import status
+from narrator.rules.options import OptionSet
 
 
 FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
@@ -26,7 +27,7 @@ class IntensityRules(FlowRules):
     flow = FLOW
     name = "intensity"
     script = "intensity"
-    options: Mapping[str, Any] = {}
+    options = OptionSet()
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return FLOW.start(State(todo=(("count",),)), Line("said.welcome"))
