@@ -488,6 +488,7 @@ def games(draw):
     return states
 
 
+@pytest.mark.slow   # fuzzing: 25 random games
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_random_play_keeps_the_rules_invariants(states):
