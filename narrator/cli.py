@@ -1,25 +1,60 @@
-"""The ``narrator`` command line (Typer)."""
+"""The ``narrator`` command line (Typer).
+
+Modules a command needs are imported inside it, so ``narrator --help`` stays fast. Help and
+errors are plain text (no boxes) when output is not a terminal, with NO_COLOR set, or with
+``--plain``.
+"""
 
 from __future__ import annotations
 
 import functools
 import inspect
+import os
+import sys
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 
-from narrator.dice import Roller
 from narrator.rules import registry
-from narrator.rules.base import RulesInfo
-from narrator.script.loader import ScriptError, find_script, load_script
-from narrator.session.console import Captions, TextEars
-from narrator.session.journal import Journal, JournalError, inputs_of
-from narrator.session.loop import ReplayError, Session, run
-from narrator.session.resume import find_session, new_session_path, save_dir
+
+if TYPE_CHECKING:
+    from narrator.rules.base import RulesInfo
+    from narrator.script.model import Script
+    from narrator.session.journal import Journal
+    from narrator.session.loop import Session
+
+
+def plain_output(argv: list[str] = sys.argv) -> bool:
+    """Plain text wanted: ``--plain`` given, NO_COLOR set, or stdout not a terminal."""
+    return "--plain" in argv or "NO_COLOR" in os.environ or not sys.stdout.isatty()
+
 
 app = typer.Typer(help="Runs a tabletop game hands-free: reads its script aloud, listens for "
-                       "commands and dice results, offline.", no_args_is_help=True)
+                       "commands and dice results, offline.", no_args_is_help=True,
+                  rich_markup_mode=None if plain_output() else "rich",
+                  pretty_exceptions_enable=False)
+
+
+def _version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            typer.echo(f"narrator {version('narrator')}")
+        except PackageNotFoundError:
+            typer.echo("narrator (not installed: run from a source folder)")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and stop."),
+         _plain: bool = typer.Option(False, "--plain",
+                                     help="Plain help and output, no boxes or colour (also "
+                                          "when NO_COLOR is set or output is not a terminal).")
+         ) -> None:
+    """Runs a tabletop game hands-free: reads its script aloud, listens for commands and dice
+    results, offline."""
 
 SaveDir = typer.Option(None, "--save-dir", help="Where sessions are saved "
                                                 "(default: $NARRATOR_SAVE_DIR or the user data folder).")
@@ -70,24 +105,34 @@ def with_device_options(command: Callable) -> Callable:
 
 def fail(message: str) -> None:
     """Print a clear message and stop with status 1."""
-    typer.secho(message, fg="red", err=True)
+    typer.secho(message, fg=None if plain_output() else "red", err=True)
     raise typer.Exit(1)
 
 
-def _game(name: str) -> RulesInfo:
-    try:
-        return registry.get(name)
-    except KeyError as exc:
-        fail(str(exc.args[0]))
-        raise
+def _fail_script(exc: Exception) -> None:
+    fail("the game script has problems:\n" + "\n".join(map(str, exc.diagnostics)))
 
 
-def _script(info: RulesInfo):
+def _game(target: str) -> tuple[RulesInfo, Script, str]:
+    """The game ``target`` names (a built-in, a user game or a script path): its rules, its
+    script and the name its journal keeps (a built-in's name, else the script's full path)."""
+    from narrator.script.catalog import find_game, user_games
+    from narrator.script.loader import ScriptError, find_script, load_script
     try:
-        return load_script(find_script(info.rules.script))
+        info = registry.find(target)
+        if info is not None:
+            return info, load_script(find_script(info.rules.script)), info.rules.name
+        path = find_game(target)
+        if path is None:
+            fail(f"no game or script called {target!r}; known games: "
+                 f"{', '.join(registry.names())}; your own games go in {user_games()}")
+        script = load_script(path)
+        return registry.for_script(script), script, str(path)
     except ScriptError as exc:
-        fail("the game script has problems:\n" + "\n".join(map(str, exc.diagnostics)))
-        raise
+        _fail_script(exc)
+    except KeyError as exc:
+        fail(f"{target}: {exc.args[0]}")
+    raise AssertionError("unreachable")
 
 
 def _options(info: RulesInfo, pairs: list[str]) -> dict[str, Any]:
@@ -127,6 +172,8 @@ def _settings(**options: Any):
 
 def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[bool],
           devices: dict[str, Any], first: list | None = None) -> None:
+    from narrator.session.console import Captions, TextEars
+    from narrator.session.loop import run
     if input_mode not in ("voice", "text"):
         fail("--input is voice or text")
     captions = Captions()
@@ -149,19 +196,22 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
 
 @app.command()
 @with_device_options
-def play(game: str = typer.Argument(..., help="The game: see narrator games."),
+def play(game: str = typer.Argument(..., help="A game (see narrator games), or the path of "
+                                                "a script file or folder of your own."),
          option: list[str] = typer.Option([], "--option", "-o", help="A rule option key=value."),
          input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
          seed: Optional[int] = Seed, save: Optional[Path] = SaveDir,
          devices: Optional[dict] = None) -> None:
-    """Start a new session of GAME."""
-    info = _game(game)
-    script = _script(info)
+    """Start a new session of GAME (a built-in or your own game, or a script path)."""
+    from narrator.dice import Roller
+    from narrator.session.journal import Journal
+    from narrator.session.loop import Session
+    from narrator.session.resume import new_session_path, save_dir
+    info, script, name = _game(game)
     options = _options(info, option)
     session = Session(info, script, options, confirm=_confirming(confirm, input_mode),
                       roller=Roller(seed))
-    journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
-                             info.rules.name, options)
+    journal = Journal.create(new_session_path(save_dir(save), info.rules.name), name, options)
     _play(session, journal, input_mode, speech, devices)
 
 
@@ -173,6 +223,10 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
            speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
            save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
+    from narrator.dice import Roller
+    from narrator.session.journal import Journal, JournalError, inputs_of
+    from narrator.session.loop import ReplayError, Session
+    from narrator.session.resume import find_session, save_dir
     try:
         path = find_session(save_dir(save), session_name)
         journal, loaded = Journal.reopen(path)
@@ -181,8 +235,8 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
         raise
     for warning in loaded.warnings:
         typer.secho(warning, fg="yellow", err=True)
-    info = _game(loaded.game)
-    session = Session(info, _script(info), loaded.options,
+    info, script, _ = _game(loaded.game)
+    session = Session(info, script, loaded.options,
                       confirm=_confirming(confirm, input_mode), roller=Roller(seed))
     try:
         session.replay(inputs_of(loaded.records))
@@ -221,12 +275,12 @@ def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a
 
 
 @app.command()
-def graph(game: str, fmt: str = typer.Option("mermaid", "--format", help="mermaid or dot.")) -> None:
+def graph(game: str = typer.Argument(..., help="A game or a script path."), fmt: str = typer.Option("mermaid", "--format", help="mermaid or dot.")) -> None:
     """Print GAME's track graph (Mermaid or Graphviz DOT)."""
     from narrator.script.graph import to_dot, to_mermaid
     if fmt not in ("mermaid", "dot"):
         fail("--format is mermaid or dot")
-    script = _script(_game(game))
+    _, script, _ = _game(game)
     typer.echo(to_mermaid(script) if fmt == "mermaid" else to_dot(script))
 
 
@@ -263,7 +317,7 @@ def devices() -> None:
 
 
 @app.command("render")
-def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder for Track01.wav ..."),
+def render_tracks(game: str = typer.Argument(..., help="A game or a script path."), out: Path = typer.Option(..., "--out", help="Folder for Track01.wav ..."),
                   voice: Optional[str] = typer.Option(None, "--voice", help="See narrator voices."),
                   rate: Optional[float] = typer.Option(None, "--rate", help="0.5 to 3 (default 1).")) -> None:
     """Write GAME's audio tracks, one WAV per track, rebuilt from its script."""
@@ -272,7 +326,7 @@ def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder
     from narrator.voice.tts import TtsError
     try:
         settings = with_options(load_settings(), voice=voice, rate=rate)
-        paths = render_with_progress(_script(_game(game)), out, settings.voice, settings.rate)
+        paths = render_with_progress(_game(game)[1], out, settings.voice, settings.rate)
     except (ValueError, TtsError) as exc:
         fail(str(exc))
         raise

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -135,7 +136,8 @@ def parse_file(path: Path) -> tuple[Any, list[Diagnostic]]:
 
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
 #: top-level fields; ``cards`` is game data (the Half-Chance deck) that its rules read and check
-_TOP = {"game": str, "title": str, "start": str, "tracks": list, "prompts": dict, "cards": list}
+_TOP = {"game": str, "title": str, "rules": str, "start": str, "tracks": list, "prompts": dict,
+        "cards": list}
 _TRACK = {"id": str, "number": int, "title": str, "lines": list, "next": list, "ending": bool,
           "audio": str}
 _TRACK_REQUIRED = ("id", "number", "title", "lines")
@@ -255,10 +257,12 @@ def yaml_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.yaml") if p.is_file())
 
 
-def load_script(folder: Path) -> Script:
-    """The script in ``folder`` (every *.yaml merged); ScriptError lists every problem found."""
-    folder = Path(folder)
-    files = yaml_files(folder) if folder.is_dir() else []
+def load_script(path: Path) -> Script:
+    """The script in folder ``path`` (every *.yaml merged) or in the one file ``path``, whose
+    folder is then the script's folder. ScriptError lists every problem found."""
+    path = Path(path)
+    folder = path.parent if path.is_file() else path
+    files = [path] if path.is_file() else yaml_files(path) if path.is_dir() else []
     if not files:
         raise ScriptError([Diagnostic(Code.NO_SCRIPT, "no *.yaml script file in this folder",
                                       Where(str(folder), 0))])
@@ -279,6 +283,7 @@ def load_script(folder: Path) -> Script:
     if build.problems:
         raise ScriptError(build.problems)
     return Script(game=str(singles["game"][0]), title=str(singles["title"][0]), folder=folder,
+                  rules=str(singles["rules"][0]) if "rules" in singles else None,
                   start=str(singles["start"][0]) if "start" in singles else None,
                   tracks=tuple(sorted(tracks, key=lambda t: t.number)), prompts=prompts)
 
@@ -330,11 +335,22 @@ def load_all(root: Path) -> list[Script]:
     return scripts
 
 
-def find_script(folder_name: str | None) -> Path:
-    """The shipped ``scripts/<folder_name>`` (``scripts/`` itself for None).
+def builtin_scripts() -> Path:
+    """The folder of the shipped games' script folders.
 
-    ``scripts/`` sits beside the ``narrator`` package; the environment variable
-    NARRATOR_SCRIPTS points elsewhere.
+    $NARRATOR_SCRIPTS when set; else ``narrator/scripts`` inside the installed package (a
+    wheel: importlib.resources); else ``scripts/`` beside the package (a source checkout or an
+    editable install, where setup.py maps that folder in only at build time).
     """
-    root = Path(os.environ.get("NARRATOR_SCRIPTS") or Path(__file__).resolve().parents[2] / "scripts")
+    if os.environ.get("NARRATOR_SCRIPTS"):
+        return Path(os.environ["NARRATOR_SCRIPTS"])
+    packaged = resources.files("narrator") / "scripts"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(str(resources.files("narrator"))).parent / "scripts"
+
+
+def find_script(folder_name: str | None) -> Path:
+    """The shipped ``scripts/<folder_name>`` (the folder of them all for None)."""
+    root = builtin_scripts()
     return root if folder_name is None else root / folder_name

@@ -65,11 +65,12 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Script:
-    """A loaded game script."""
+    """A loaded game script; ``rules`` names a built-in rules module (None: the track engine)."""
 
     game: str
     title: str
     folder: Path
+    rules: str | None = None
     start: str | None = None
     tracks: tuple[Track, ...] = ()
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
