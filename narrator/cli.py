@@ -136,29 +136,13 @@ def _game(target: str) -> tuple[RulesInfo, Script, str]:
 
 
 def _options(info: RulesInfo, pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` options checked against the game's named options."""
-    options = dict(info.rules.options)
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        key = key.strip()
-        if not sep or key not in options:
-            known = ", ".join(f"{k}={v}" for k, v in info.rules.options.items()) or "none"
-            fail(f"unknown option {pair!r} for {info.title}; its options (with defaults): {known}")
-        options[key] = _value(raw.strip(), options[key])
-    return options
-
-
-def _value(raw: str, default: Any) -> Any:
-    if isinstance(default, bool):
-        if raw.lower() not in ("true", "false", "yes", "no", "on", "off"):
-            fail(f"{raw!r} is not true or false")
-        return raw.lower() in ("true", "yes", "on")
-    if isinstance(default, int):
-        try:
-            return int(raw)
-        except ValueError:
-            fail(f"{raw!r} is not a whole number")
-    return raw
+    """``key=value`` options checked against the game's typed options (defaults filled in)."""
+    from narrator.rules.options import OptionError
+    try:
+        return info.rules.options.parse(pairs)
+    except OptionError as exc:
+        fail(f"{info.title}: {exc}")
+        raise
 
 
 def _settings(**options: Any):
@@ -224,6 +208,7 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
            save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
     from narrator.dice import Roller
+    from narrator.rules.options import OptionError
     from narrator.session.journal import Journal, JournalError, inputs_of
     from narrator.session.loop import ReplayError, Session
     from narrator.session.resume import find_session, save_dir
@@ -236,7 +221,12 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
     for warning in loaded.warnings:
         typer.secho(warning, fg="yellow", err=True)
     info, script, _ = _game(loaded.game)
-    session = Session(info, script, loaded.options,
+    try:
+        options = info.rules.options.check(loaded.options)
+    except OptionError as exc:
+        fail(f"{path}: its saved options are refused: {exc}")
+        raise
+    session = Session(info, script, options,
                       confirm=_confirming(confirm, input_mode), roller=Roller(seed))
     try:
         session.replay(inputs_of(loaded.records))

@@ -16,6 +16,7 @@ from narrator.events import Continue, GameInput, Line, Number, ReadTrack, Word
 from narrator.rules.base import (
     AcceptContinue, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step, reject,
 )
+from narrator.rules.options import OptionSet
 from narrator.script.model import Link, Script, Track
 
 
@@ -28,7 +29,7 @@ def label(link: Link, target: Track) -> str:
 class TrackEngine:
     """Rules that walk a script's track graph; the state is the current track's id."""
 
-    options: Mapping[str, Any] = {}
+    options = OptionSet()
 
     def __init__(self, script: Script) -> None:
         self._script = script
