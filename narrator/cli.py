@@ -126,8 +126,8 @@ def _game(target: str) -> tuple[RulesInfo, Script, str]:
         if path is None:
             fail(f"no game or script called {target!r}; known games: "
                  f"{', '.join(registry.names())}; your own games go in {user_games()}")
-        script = load_script(path)
-        return registry.for_script(script), script, str(path)
+        info, script = registry.for_script(load_script(path))
+        return info, script, str(path)
     except ScriptError as exc:
         _fail_script(exc)
     except KeyError as exc:
@@ -248,17 +248,15 @@ def games() -> None:
 
 
 @app.command()
-def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a folder of them "
-                                                           "(default: the shipped scripts).")) -> None:
-    """Check game scripts; print each problem as file:line: code message."""
-    from narrator.rules.half_chance import lint_cards
-    from narrator.script.lint import lint_path, script_folders
-    root = path or find_script(None)
-    problems = [str(p) for p in lint_path(root)]
-    folders = script_folders(root) or [root]
-    problems += [p for folder in folders for p in lint_cards(folder)]
+def check(path: Optional[Path] = typer.Argument(None, help="A script file or folder, or a folder "
+                                                           "of them (default: the built-in games).")
+          ) -> None:
+    """Check that game scripts are playable; print each problem as file:line: NSxxx message."""
+    from narrator.rules.playable import check_path
+    from narrator.script.loader import find_script
+    problems = check_path(path or find_script(None))
     for problem in problems:
-        typer.echo(problem)
+        typer.echo(str(problem))
     if problems:
         raise typer.Exit(1)
     typer.echo("No problems found.")

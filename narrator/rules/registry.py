@@ -41,10 +41,11 @@ def get(name: str) -> RulesInfo:
     return info
 
 
-def for_script(script: Script) -> RulesInfo:
-    """The rules that play ``script``: the built-in module its ``rules:`` names, else the track
-    engine walking its tracks. KeyError when ``rules:`` names no game."""
+def for_script(script: Script) -> tuple[RulesInfo, Script]:
+    """The rules that play ``script`` and the script they play: the built-in module its
+    ``rules:`` names, else the track engine walking its tracks (with the engine's default
+    prompts added). KeyError when ``rules:`` names no game."""
     if script.rules is None:
         from narrator.rules.tracks import track_game
         return track_game(script)
-    return get(script.rules)
+    return get(script.rules), script

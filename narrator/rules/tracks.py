@@ -3,12 +3,13 @@
 It reads the start track, then follows the tracks' links: a track with one way on waits for
 "next", a track with several asks which way (by the link's ``when`` label or its number), a
 track with none ends the game. The session hands it the loaded script; it opens no files.
-Its prompts come from the script like any game's: ``go_on``, ``choose`` (with ``{choices}``)
-and ``where`` (with ``{number}`` and ``{title}``).
+It says three prompts, ``go_on``, ``choose`` (with ``{choices}``) and ``where`` (with
+``{number}`` and ``{title}``); a script may word them itself, else DEFAULT_PROMPTS are used.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Mapping
 
@@ -17,7 +18,14 @@ from narrator.rules.base import (
     AcceptContinue, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step, reject,
 )
 from narrator.rules.options import OptionSet
-from narrator.script.model import Link, Script, Track
+from narrator.script.model import Link, Prompt, Script, Track, Where
+
+#: the engine's prompts for a script that does not word them itself
+DEFAULT_PROMPTS = {
+    "go_on": "Say next to go on.",
+    "choose": "Which way? Say {choices}.",
+    "where": "We are at track {number}, {title}.",
+}
 
 
 def label(link: Link, target: Track) -> str:
@@ -72,7 +80,12 @@ class TrackEngine:
         return Step(track, (ReadTrack(track),))
 
 
-def track_game(script: Script) -> RulesInfo:
-    """The game a script without a rules module plays: its tracks, walked by the engine."""
-    return RulesInfo(rules=TrackEngine(script), title=script.title,
+def track_game(script: Script) -> tuple[RulesInfo, Script]:
+    """The game a script without a rules module plays: its tracks, walked by the engine, and
+    the script with the engine's default prompts added where it words none of its own."""
+    where = Where(__name__, 0)
+    prompts = {key: Prompt(key, text, where) for key, text in DEFAULT_PROMPTS.items()}
+    script = dataclasses.replace(script, prompts={**prompts, **script.prompts})
+    info = RulesInfo(rules=TrackEngine(script), title=script.title,
                      summary=f"the tracks of {script.folder}, played by the track engine")
+    return info, script

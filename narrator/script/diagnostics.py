@@ -34,6 +34,9 @@ class Code(Enum):
     NO_SUCH_TRACK = "NS017", "text names \"Track N\" but there is no track N"
     UNLINKED_JUMP = "NS018", "text sends the table to a track (\"proceed to Track N\") the track has no link to"
     BAD_TEMPLATE = "NS019", "a prompt is not a valid template (unbalanced { } or a positional field)"
+    UNKNOWN_RULES = "NS020", "rules: names no built-in rules module, or one that does not load"
+    MISSING_PROMPT = "NS021", "a prompt key the game's rules say is missing from the script"
+    BAD_CARDS = "NS022", "a card deck in the folder does not load"
 
     def __new__(cls, number: str, summary: str) -> "Code":
         member = object.__new__(cls)
