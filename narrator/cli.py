@@ -241,10 +241,70 @@ def _confirming(confirm: Optional[bool], input_mode: str) -> bool:
 
 @app.command()
 def games() -> None:
-    """List the games narrator can run."""
+    """List the built-in games and your own (the user games folder)."""
+    from narrator.script.catalog import user_games, user_scripts
     for name in registry.names():
         info = registry.get(name)
         typer.echo(f"{name:18} {info.title}: {info.summary}")
+    typer.echo(f"\nYour games, in {user_games()} (narrator play NAME):")
+    found = user_scripts()
+    for folder, script in found:
+        if hasattr(script, "diagnostics"):
+            typer.echo(f"  {folder.name:16} does not load: narrator check {folder}")
+        else:
+            typer.echo(f"  {script.game:16} {script.title} ({script.rules or 'track engine'})")
+    if not found:
+        typer.echo("  none yet: put a script folder there, or play any script with "
+                   "narrator play PATH")
+
+
+@app.command()
+def config(changes: list[str] = typer.Argument(None, metavar="[SETTING=VALUE]...",
+                                               help="Settings to change, e.g. rate=1.2 "
+                                                    "listen_mode=push voice=en-us.")) -> None:
+    """Show the saved settings (voice, rate, volume, devices, listening), or change some."""
+    import dataclasses
+
+    from narrator.settings import config_path, load_settings, save_settings, with_options
+    settings = load_settings()
+    if changes:
+        pairs = [change.partition("=") for change in changes]
+        bad = [change for change, (_, sep, _) in zip(changes, pairs) if not sep]
+        if bad:
+            fail(f"{bad[0]!r} is not SETTING=VALUE")
+        try:
+            settings = with_options(settings, **{k.strip(): v.strip() for k, _, v in pairs})
+        except TypeError as exc:
+            known = ", ".join(f.name for f in dataclasses.fields(settings))
+            fail(f"{exc.args[0]}; the settings are {known}")
+        except ValueError as exc:
+            fail(f"bad setting: {exc}")
+        save_settings(settings)
+    typer.echo(f"Settings ({config_path()}):")
+    for field in dataclasses.fields(settings):
+        value = getattr(settings, field.name)
+        typer.echo(f"  {field.name:14} {'(default)' if value is None else value}")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the script format (for editors that check YAML as you type)."""
+    import json
+
+    from narrator.script.schema import script_schema
+    typer.echo(json.dumps(script_schema(), indent=2))
+
+
+@app.command()
+def options(game: str = typer.Argument(..., help="A game or a script path.")) -> None:
+    """List GAME's rule options: name, type, allowed values, default and meaning."""
+    info = _game(game)[0]
+    declared = info.rules.options.declared
+    if not declared:
+        typer.echo(f"{info.title} has no options.")
+    for o in declared:
+        default = str(o.default).lower() if isinstance(o.default, bool) else o.default
+        typer.echo(f"{o.name}  ({o.kind}: {o.allowed()}; default {default})\n    {o.meaning}")
 
 
 @app.command()

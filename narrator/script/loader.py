@@ -136,12 +136,12 @@ def parse_file(path: Path) -> tuple[Any, list[Diagnostic]]:
 
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
 #: top-level fields; ``cards`` is game data (the Half-Chance deck) that its rules read and check
-_TOP = {"game": str, "title": str, "rules": str, "start": str, "tracks": list, "prompts": dict,
-        "cards": list}
-_TRACK = {"id": str, "number": int, "title": str, "lines": list, "next": list, "ending": bool,
-          "audio": str}
-_TRACK_REQUIRED = ("id", "number", "title", "lines")
-_LINK = {"to": str, "when": str}
+TOP_FIELDS = {"game": str, "title": str, "rules": str, "start": str, "tracks": list,
+              "prompts": dict, "cards": list}
+TRACK_FIELDS = {"id": str, "number": int, "title": str, "lines": list, "next": list,
+                "ending": bool, "audio": str}
+TRACK_REQUIRED = ("id", "number", "title", "lines")
+LINK_FIELDS = {"to": str, "when": str}
 
 
 def _is(value: Any, kind: type) -> bool:
@@ -207,7 +207,7 @@ class _Builder:
     def track(self, data: Any, where: Where) -> Track | None:
         ident = data.get("id") if isinstance(data, dict) else None
         name = f"track {ident}" if isinstance(ident, str) else "a track"
-        got = self.fields(data, _TRACK, name, where, _TRACK_REQUIRED)
+        got = self.fields(data, TRACK_FIELDS, name, where, TRACK_REQUIRED)
         if got is None:
             return None
         if "number" in got and got["number"][0] < 1:
@@ -216,14 +216,14 @@ class _Builder:
         links = [link for item in got.get("next", ([], where))[0]
                  if (link := self.link(item, name, where)) is not None]
         audio = self.audio(*got["audio"]) if "audio" in got else None
-        if not set(_TRACK_REQUIRED) <= got.keys():
+        if not set(TRACK_REQUIRED) <= got.keys():
             return None
         return Track(id=str(got["id"][0]), number=got["number"][0], title=str(got["title"][0]),
                      lines=tuple(lines), links=tuple(links), ending=got.get("ending", (False,))[0],
                      audio=audio, where=data.where, line_where=tuple(places))
 
     def link(self, data: Any, track: str, where: Where) -> Link | None:
-        got = self.fields(data, _LINK, f"{track}: a link", where, ("to",))
+        got = self.fields(data, LINK_FIELDS, f"{track}: a link", where, ("to",))
         if got is None or "to" not in got:
             return None
         return Link(to=str(got["to"][0]), when=str(got.get("when", ("",))[0]), where=data.where)
@@ -302,7 +302,7 @@ def _merge(build: _Builder, folder: Path, files: list[Path]):
         build.problems.extend(problems)
         if data is None:
             continue
-        got = build.fields(data, _TOP, "a script file", Where(str(path), 1), ())
+        got = build.fields(data, TOP_FIELDS, "a script file", Where(str(path), 1), ())
         for key, (value, where) in (got or {}).items():
             if key == "tracks":
                 raw_tracks.extend((item, getattr(item, "where", where)) for item in value)
