@@ -35,6 +35,9 @@ def report(model: str | None = None) -> list[str]:
     sphinx = pocketsphinx_model()
     lines.append(f"pocketsphinx: {'installed, English model at ' + str(sphinx) if sphinx else 'missing: pip install pocketsphinx'}"
                  + (" (the default engine)" if sphinx else ""))
+    if importlib.util.find_spec("vosk") is None:
+        lines.append("vosk: not installed (an optional engine): pip install 'narrator[vosk]', "
+                     "then its English model as below")
     found = find_vosk_model(model)
     if found is not None:
         lines.append(f"vosk: English model at {found} (use it with --engine vosk)")
