@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 
-from narrator.rules import registry
-
 if TYPE_CHECKING:
     from narrator.rules.base import RulesInfo
     from narrator.script.model import Script
@@ -116,6 +114,7 @@ def _fail_script(exc: Exception) -> None:
 def _game(target: str) -> tuple[RulesInfo, Script, str]:
     """The game ``target`` names (a built-in, a user game or a script path): its rules, its
     script and the name its journal keeps (a built-in's name, else the script's full path)."""
+    from narrator.rules import registry
     from narrator.script.catalog import find_game, user_games
     from narrator.script.loader import ScriptError, find_script, load_script
     try:
@@ -242,6 +241,7 @@ def _confirming(confirm: Optional[bool], input_mode: str) -> bool:
 @app.command()
 def games() -> None:
     """List the built-in games and your own (the user games folder)."""
+    from narrator.rules import registry
     from narrator.script.catalog import user_games, user_scripts
     for name in registry.names():
         info = registry.get(name)
