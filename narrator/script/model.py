@@ -70,10 +70,10 @@ class Script:
     game: str
     title: str
     folder: Path
-    rules: str | None = None
     start: str | None = None
     tracks: tuple[Track, ...] = ()
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
+    rules: str | None = None
 
     def track(self, track_id: str) -> Track:
         """The track with this id (KeyError if none)."""
