@@ -8,5 +8,5 @@ GAMES = ["narrator.scripts." + folder for folder in find_namespace_packages("scr
 setup(
     packages=find_packages(include=["narrator", "narrator.*"]) + ["narrator.scripts"] + GAMES,
     package_dir={"narrator.scripts": "scripts"},
-    package_data={game: ["*.yaml", "*.md", "*.wav", "*.ogg"] for game in GAMES},
+    package_data={game: ["*"] for game in GAMES},  # the YAML, FIXES.md, any recordings
 )

@@ -53,3 +53,13 @@ def test_the_installed_scripts_pass_check_and_list_as_games(installed):
     python, away = installed
     assert run(python, "-m", "narrator", "check", cwd=away).strip() == "No problems found."
     assert "slow-burn" in run(python, "-m", "narrator", "games", cwd=away)
+
+
+def test_an_editable_install_finds_the_scripts_in_the_checkout(installed):
+    """Last: it turns the venv's install into an editable one of this checkout."""
+    python, away = installed
+    run(python, "-m", "pip", "install", "-q", "--no-deps", "-e", ROOT, cwd=away)
+    where = run(python, "-c", "import narrator.script.loader as l, narrator; "
+                              "print(narrator.__file__); print(l.find_script(None))", cwd=away)
+    assert where.split() == [str(ROOT / "narrator" / "__init__.py"), str(ROOT / "scripts")]
+    assert run(python, "-m", "narrator", "check", cwd=away).strip() == "No problems found."

@@ -41,7 +41,7 @@ class TrackEngine:
 
     def __init__(self, script: Script) -> None:
         self._script = script
-        self.name = script.game
+        self.name = re.sub(r"[^a-z0-9]+", "-", script.game.lower()).strip("-") or "game"
         self.script = script.folder.name
 
     def start(self, options: Mapping[str, Any]) -> Step:
