@@ -159,7 +159,7 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
     from narrator.session.loop import run
     if input_mode not in ("voice", "text"):
         fail("--input is voice or text")
-    captions = Captions()
+    captions = Captions(plain=plain_output())
     ears, mouth = TextEars(captions=captions), None
     if input_mode == "voice" or speech:
         from narrator.session.devices import open_devices
@@ -218,7 +218,7 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
         fail(str(exc))
         raise
     for warning in loaded.warnings:
-        typer.secho(warning, fg="yellow", err=True)
+        typer.secho(warning, fg=None if plain_output() else "yellow", err=True)
     info, script, _ = _game(loaded.game)
     try:
         options = info.rules.options.check(loaded.options)

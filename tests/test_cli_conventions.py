@@ -3,6 +3,7 @@ game takes, and saved settings shown and changed with narrator config."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -13,6 +14,8 @@ import yaml
 from typer.testing import CliRunner
 
 from narrator.cli import app
+from narrator.events import Said
+from narrator.session.console import Captions
 
 runner = CliRunner()
 BOX = set("╭╮╰╯│─")
@@ -93,3 +96,18 @@ def test_config_refuses_a_bad_change_and_keeps_the_file(tmp_path, monkeypatch, c
     result = runner.invoke(app, ["config", change])
     assert result.exit_code == 1 and message in result.output
     assert path.read_text() == before
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("plain, styled", [(False, True), (True, False)])
+def test_captions_on_a_terminal_are_styled_unless_plain(plain, styled):
+    screen = Terminal()
+    captions = Captions(screen, plain=plain)
+    captions(Said("Track 1: Introduction", "heading"))
+    captions(Said("Say next to go on.", "prompt"))
+    assert ("\x1b[" in screen.getvalue()) == styled
+    assert "Track 1: Introduction" in screen.getvalue()
