@@ -54,3 +54,17 @@ def test_a_card_deck_that_does_not_load_is_reported_at_its_line(tmp_path):
     found = check_path(folder)
     assert found and {d.code for d in found} == {Code.BAD_CARDS}
     assert found[0].where.file == str(cards) and found[0].where.line > 1
+
+
+def test_a_rules_module_whose_option_default_is_invalid_is_reported(tmp_path, monkeypatch):
+    (tmp_path / "bad_rules.py").write_text(
+        "from narrator.rules.options import Option, OptionSet\n"
+        "OPTIONS = OptionSet(Option('boxes', 99, 'stress boxes', low=1, high=18))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.GAMES, "bad", "bad_rules")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("game: mine\ntitle: Mine\nrules: bad\n")
+    [found] = check_path(folder)
+    assert found.code is Code.UNKNOWN_RULES and found.where.line == 3
+    assert "does not load" in found.message and "boxes=99 is refused" in found.message
