@@ -68,3 +68,9 @@ def test_a_rules_module_whose_option_default_is_invalid_is_reported(tmp_path, mo
     [found] = check_path(folder)
     assert found.code is Code.UNKNOWN_RULES and found.where.line == 3
     assert "does not load" in found.message and "boxes=99 is refused" in found.message
+
+
+def test_keys_raised_as_a_refusal_class_are_found():
+    """Slow Burn refuses with ``raise Refused("key")``: a class whose __init__ makes the Line."""
+    keys, _ = prompt_keys(registry.get("slow-burn"))
+    assert keys["reject.name_taken"][0] == "narrator/rules/slow_burn/setup.py"

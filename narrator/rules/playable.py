@@ -134,20 +134,32 @@ def _callee(call: ast.Call) -> str | None:
 
 
 def _key_makers(trees: list[tuple[Path, ast.Module]]) -> KeyMakers:
-    """``Line`` and every function that hands one of its parameters to a key maker as a key."""
+    """``Line`` and every function (or class, by its ``__init__``) that hands one of its
+    parameters to a key maker as a key."""
     makers: KeyMakers = {"Line": 0}
     grown = True
     while grown:
         grown = False
         for _, tree in trees:
-            for func in ast.walk(tree):
-                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                        and func.name not in makers and not func.name.startswith("__"):
+            for name, func in _callables(tree):
+                if name not in makers:
                     at = _passes_key(func, makers)
                     if at is not None:
-                        makers[func.name] = at
+                        makers[name] = at
                         grown = True
     return makers
+
+
+def _callables(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """Every function by its name, and every class's ``__init__`` by the class's name."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    yield node.name, item
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and not node.name.startswith("__"):
+            yield node.name, node
 
 
 def _passes_key(func: ast.FunctionDef, makers: KeyMakers) -> int | None:
