@@ -41,7 +41,7 @@ def wait_for(stream, text: str) -> None:
 def test_an_unexpected_error_says_where_the_full_report_is(state, monkeypatch):
     def broken():
         raise RuntimeError("the registry fell over")
-    monkeypatch.setattr("narrator.cli.registry.names", broken)
+    monkeypatch.setattr("narrator.rules.registry.names", broken)
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 70 and "Traceback" not in result.output
     assert "unexpected error (RuntimeError: the registry fell over)" in result.output

@@ -15,10 +15,12 @@ STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "rejec
 
 
 class Captions:
-    """Prints every sentence as it is said; headings and prompts stand out."""
+    """Prints every sentence as it is said; headings and prompts stand out (unless ``plain``:
+    no colour or emphasis, as rich also does by itself for NO_COLOR and for a pipe)."""
 
-    def __init__(self, file: TextIO | None = None) -> None:
-        self._console = Console(file=file or sys.stdout, highlight=False, soft_wrap=True)
+    def __init__(self, file: TextIO | None = None, plain: bool = False) -> None:
+        self._console = Console(file=file or sys.stdout, highlight=False, soft_wrap=True,
+                                color_system=None if plain else "auto")
 
     def __call__(self, said: Said) -> None:
         if said.kind == "heading":

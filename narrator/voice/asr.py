@@ -17,6 +17,7 @@ Two backends behind one interface (``start(grammar)``, ``feed(pcm)``, ``finish()
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -246,7 +247,10 @@ def make_recognizer(engine: str = "pocketsphinx", model: str | None = None) -> R
     """The recogniser asked for; vosk without a model says so and falls back to pocketsphinx."""
     if engine not in ("pocketsphinx", "vosk"):
         raise ValueError(f"unknown speech engine {engine!r}: use pocketsphinx or vosk")
-    if engine == "vosk":
+    if engine == "vosk" and importlib.util.find_spec("vosk") is None:
+        print("narrator: vosk is not installed (pip install 'narrator[vosk]'); using "
+              "pocketsphinx.", file=sys.stderr)
+    elif engine == "vosk":
         found = find_vosk_model(model)
         if found is not None:
             return Vosk(found)

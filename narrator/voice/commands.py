@@ -145,14 +145,23 @@ def _control(said: str) -> Control | None:
     return None
 
 
-def _word(said: str, accept: AcceptWords) -> Word | None:
+def _word_parts(said: str) -> list[str]:
+    """The words that count in an answer: fillers dropped, synonyms made one."""
     parts = [WORD_SYNONYMS.get(w, w) for w in said.split() if w not in FILLERS or w == "i"]
-    parts = [p for p in parts if p not in ("of", "i")]
+    return [p for p in parts if p not in ("of", "i")]
+
+
+def _word(said: str, accept: AcceptWords) -> Word | None:
+    parts = _word_parts(said)
     if len(parts) == 1 and parts[0] in accept.words:
         return Word(parts[0])
     phrase = " ".join(parts)
     if phrase in accept.words:
         return Word(phrase)
+    # an answer written with fillers of its own ("open the hatch") matches once both lose them
+    plain = {" ".join(_word_parts(w)): w for w in accept.words}
+    if phrase and phrase in plain:
+        return Word(plain[phrase])
     if parts and parts[0] in accept.numbered:
         n = number_of(parts[1:])
         if n is not None:

@@ -1,7 +1,9 @@
-"""`narrator models`: which speech-recognition models are installed and how to add vosk's."""
+"""`narrator models`: which speech-recognition models are installed, how to add vosk's, and
+whether noise suppression (the optional ``denoise`` extra) is there."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from narrator.voice.asr import VOSK_ENV, VOSK_MODEL_NAME, find_vosk_model, vosk_model_dirs
@@ -19,12 +21,23 @@ def pocketsphinx_model() -> Path | None:
     return path if (path / "en-us").is_dir() else None
 
 
+def denoise_line() -> str:
+    """Whether RNNoise (pyrnnoise, an optional extra) is installed, and what happens without."""
+    if importlib.util.find_spec("pyrnnoise") is not None:
+        return "noise suppression: RNNoise (pyrnnoise) installed; --no-denoise turns it off"
+    return ("noise suppression: not installed, so the microphone is heard raw; to add it "
+            "(Linux): pip install 'narrator[denoise]'")
+
+
 def report(model: str | None = None) -> list[str]:
     """Lines saying what is installed and, when vosk has no model, how to get one."""
-    lines = []
+    lines = [denoise_line()]
     sphinx = pocketsphinx_model()
     lines.append(f"pocketsphinx: {'installed, English model at ' + str(sphinx) if sphinx else 'missing: pip install pocketsphinx'}"
                  + (" (the default engine)" if sphinx else ""))
+    if importlib.util.find_spec("vosk") is None:
+        lines.append("vosk: not installed (an optional engine): pip install 'narrator[vosk]', "
+                     "then its English model as below")
     found = find_vosk_model(model)
     if found is not None:
         lines.append(f"vosk: English model at {found} (use it with --engine vosk)")
