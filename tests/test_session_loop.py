@@ -123,6 +123,6 @@ def test_with_a_speaker_each_listen_is_cued_and_accepted_or_unclear_inputs_have_
     run(session, TextEars(io.StringIO("next\nbanana\n2\n"), echo=False), captions,
         MemoryJournal(), mouth)
     earcons = [c[1] for c in mouth.calls if c[0] == "earcon"]
-    assert earcons[:4] == ["listening", "accepted", "listening", "unclear"]
+    assert earcons[:5] == ["reading", "listening", "accepted", "listening", "unclear"]
     spoken = [c[1].text for c in mouth.calls if c[0] == "say"]
     assert "Roll two dice three times." in spoken and "How many players?" in spoken

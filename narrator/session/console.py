@@ -7,11 +7,12 @@ from typing import TextIO
 
 from rich.console import Console
 
-from narrator.events import Said
+from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
+from narrator.voice.commands import understand
 
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
-          "info": "dim"}
+          "info": "dim", "state": "reverse"}
 
 
 class Captions:
@@ -27,8 +28,9 @@ class Captions:
 
 
 class TextEars:
-    """Reads one line of stdin per utterance; echoes it when stdin is not a terminal, so a
-    transcript of a piped session reads like a conversation."""
+    """Reads one line of stdin per utterance, understood as typed (sure, confidence 1); echoes
+    it when stdin is not a terminal, so a transcript of a piped session reads like a
+    conversation. Nothing is read while the narrator reads aloud."""
 
     def __init__(self, stream: TextIO | None = None, echo: bool | None = None,
                  captions: Captions | None = None) -> None:
@@ -36,9 +38,9 @@ class TextEars:
         self._echo = (not self._stream.isatty()) if echo is None else echo
         self._captions = captions
 
-    def listen(self, expectation: Expectation | None, *, speaking: bool = False,
-               timeout: float | None = None) -> str | None:
-        if speaking:
+    def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Utterance | None:
+        if mode == "reading":
             return None
         line = self._stream.readline()
         if not line:
@@ -46,4 +48,4 @@ class TextEars:
         text = line.rstrip("\n")
         if self._echo and self._captions is not None:
             self._captions(Said(f"> {text}", "input"))
-        return text
+        return Utterance(text, understand(text, expectation), 1.0, "text")

@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from narrator.dice import Roller
-from narrator.events import Control, Dice, GameInput, Line, ReadTrack, Said, Successes, Unclear, Word
+from narrator.events import (
+    Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said, Successes, Text, Unclear,
+    Utterance, Word,
+)
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
-from narrator.voice.commands import describe, understand
+from narrator.voice.commands import describe
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -65,8 +68,14 @@ class Session:
 
     @property
     def expectation(self) -> Expectation:
-        """What is legal now (a yes/no while an input waits to be confirmed)."""
-        return CONFIRM if self._pending else self.rules.expects(self.state)
+        """What is legal now (yes/no or a corrected answer while an input waits to be
+        confirmed)."""
+        return self._confirming() if self._pending else self.rules.expects(self.state)
+
+    @property
+    def mode(self) -> str:
+        """How the ears should listen when the table answers: "confirming" or "asking"."""
+        return "confirming" if self._pending else "asking"
 
     @property
     def over(self) -> bool:
@@ -83,17 +92,20 @@ class Session:
 
     # ------------------------------------------------------------------ the pure step
 
-    def hear(self, text: str) -> Outcome:
-        """Understand one utterance and decide what follows (nothing is applied yet)."""
-        expectation = self.expectation
-        meaning = understand(text, expectation if not self._pending else self._confirming())
+    def hear(self, heard: Utterance) -> Outcome:
+        """Decide what one understood utterance leads to (nothing is applied yet)."""
+        meaning = heard.meaning
         if isinstance(meaning, Unclear):
             return Outcome([Said(meaning.reason, "reject")], control="unclear")
         if isinstance(meaning, Control):
             return self._control(meaning)
         if self._pending is not None:
-            return self._answer_confirmation(meaning)
-        return self._game_input(meaning)
+            return self._answer_confirmation(meaning, heard.sure)
+        return self._game_input(meaning, heard.sure)
+
+    def question(self) -> list[Said]:
+        """The question waiting now (or the game's end)."""
+        return self._prompt()
 
     def commit(self) -> list[Said]:
         """Adopt the input staged by the last ``hear`` (call after it was journaled)."""
@@ -130,10 +142,13 @@ class Session:
 
     # ------------------------------------------------------------------ helpers
 
-    def _game_input(self, given: GameInput) -> Outcome:
+    def _game_input(self, given: GameInput, sure: bool = True) -> Outcome:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome([Said(self._text(step.rejected), "reject")], control="unclear")
+        if not sure:
+            self._pending = (given, step)
+            return Outcome([Said(_unsure_read_back(given), "readback")], control="listening")
         if self.confirm and isinstance(given, CONFIRMED_KINDS):
             self._pending = (given, step)
             return Outcome([Said(f"{_read_back(given)}. Right?", "readback")],
@@ -148,7 +163,7 @@ class Session:
         """While confirming: yes/no, or a corrected result of the same kind."""
         return Expectation(CONFIRM.prompt, CONFIRM.accepts + self.rules.expects(self.state).accepts)
 
-    def _answer_confirmation(self, meaning: GameInput) -> Outcome:
+    def _answer_confirmation(self, meaning: GameInput, sure: bool = True) -> Outcome:
         assert self._pending is not None
         given, step = self._pending
         if getattr(meaning, "word", None) == "yes":
@@ -158,7 +173,7 @@ class Session:
             self._pending = None
             return Outcome([Said("Then say it again.", "info")] + self._prompt())
         self._pending = None
-        return self._game_input(meaning)
+        return self._game_input(meaning, sure)
 
     def _control(self, control: Control) -> Outcome:
         name = control.name
@@ -174,7 +189,7 @@ class Session:
         if name == "repeat":
             return Outcome(list(self.last_said), control="repeat")
         if name == "help":
-            return Outcome(self._help())
+            return Outcome(self.help())
         if name == "status":
             return Outcome(self._say(self.rules.status(self.state)))
         if name == "goto":
@@ -211,9 +226,10 @@ class Session:
             numbers = [t.number for t in self.script.tracks]
             span = f"tracks {numbers[0]} to {numbers[-1]}" if numbers else "no tracks"
             return [Said(f"There is no track {number}; this game has {span}.", "reject")]
-        return render(self.script, ReadTrack(track.id)) + self._prompt()
+        return self._remember(render(self.script, ReadTrack(track.id)) + self._prompt())
 
-    def _help(self) -> list[Said]:
+    def help(self) -> list[Said]:
+        """What can be said now, and at any time."""
         accepted = describe(self.expectation)
         sentences = [Said("You can say: " + "; ".join(accepted) + ".", "info")] if accepted else []
         sentences.append(Said('Any time: repeat, go back, status, help, pause, resume, '
@@ -247,21 +263,55 @@ def _read_back(given: GameInput) -> str:
         return f"{spoken_list(given.faces)}"
     if isinstance(given, Successes):
         return f"{given.count} success" + ("" if given.count == 1 else "es")
+    if isinstance(given, Number):
+        return str(given.value)
+    if isinstance(given, Word):
+        return given.word if given.number is None else f"{given.word} {given.number}"
+    if isinstance(given, Continue):
+        return "next"
     return str(given)
+
+
+def _unsure_read_back(given: GameInput) -> str:
+    """The question that makes an input heard without certainty count only after a yes."""
+    if isinstance(given, Text):
+        return (f"I heard '{given.text}'. Keep it? Say yes or no, say it again, "
+                f"or type it and press Enter.")
+    return f"I heard {_read_back(given)}. Right?"
+
+
 
 
 # ---------------------------------------------------------------------- the thin shell
 
+PAUSED = "Paused. Say resume to go on."
+MISSED = "Didn't catch that."
+#: what the table can say over the narration that the shell acts on at once
+READING_CONTROLS = ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
+                    "help", "quit")
+#: controls that change how the narrator sounds
+VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
+READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
+POLL = 0.1  # seconds between checks that the current sentence still plays
+
 
 class Ears(Protocol):
-    """Where utterances come from (stdin in text mode, the microphone in voice mode)."""
+    """Where utterances come from (stdin in text mode, the microphone in voice mode).
 
-    def listen(self, expectation: Expectation | None, *, speaking: bool = False,
-               timeout: float | None = None) -> str | None: ...
+    ``mode`` is "asking", "reading", "paused" or "confirming"; ``echo`` is what the narrator is
+    saying (and just said), so its own words are not taken for a command. None: nothing came
+    before ``timeout``, or the input ended.
+    """
+
+    def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Utterance | None: ...
 
 
 class Mouth(Protocol):
-    """Where speech goes (the Speaker; absent in text mode and with --quiet)."""
+    """Where speech goes (the Speaker; absent in text mode and with --quiet).
+
+    ``louder``/``quieter`` (the new volume, 0..1) may be missing: the table is told so.
+    """
 
     def say(self, said: Said) -> None: ...
     def wait(self, timeout: float | None = None) -> bool: ...
@@ -269,83 +319,278 @@ class Mouth(Protocol):
     def is_speaking(self) -> bool: ...
     def pause(self) -> None: ...
     def resume(self) -> None: ...
-    def repeat(self) -> None: ...
     def stop(self) -> None: ...
     def faster(self) -> float: ...
     def slower(self) -> float: ...
+    def louder(self) -> float: ...
+    def quieter(self) -> float: ...
     def earcon(self, name: str) -> None: ...
 
 
+class Cues(Protocol):
+    """Earcons without speech (``--quiet`` keeps them)."""
+
+    def earcon(self, name: str) -> None: ...
+
+
+class _Quit(Exception):
+    """The table said quit (``heard``), or the input ended (None), while reading or paused."""
+
+    def __init__(self, heard: Utterance | None) -> None:
+        super().__init__("quit")
+        self.heard = heard
+
+
 def run(session: Session, ears: Ears, show: Callable[[Said], None], journal: Any,
-        mouth: Mouth | None = None, first: list[Said] | None = None) -> bool:
+        mouth: Mouth | None = None, first: list[Said] | None = None,
+        cues: Cues | None = None) -> bool:
     """Play until the game ends or someone says quit. Returns True when the game ended.
 
     ``journal`` has ``append(input)`` and ``append_undo()``; each is called (and is durable)
-    before the session acts on the input.
+    before the session acts on the input. ``cues`` plays the earcons when there is no mouth.
     """
-    said = first if first is not None else session.opening()
-    while True:
-        _speak(said, show, mouth, ears)
-        if session.over:
-            return True
-        if mouth is not None:
-            mouth.earcon("listening")
-        heard = ears.listen(session.expectation, speaking=False)
-        if heard is None:
+    return Table(session, ears, show, journal, mouth, cues).run(first)
+
+
+class Table:
+    """The states the table hears and sees: reading, listening, paused, didn't catch that."""
+
+    def __init__(self, session: Session, ears: Ears, show: Callable[[Said], None],
+                 journal: Any, mouth: Mouth | None = None, cues: Cues | None = None) -> None:
+        self.session, self.ears, self.show, self.journal = session, ears, show, journal
+        self.mouth = mouth
+        self._cues = mouth if mouth is not None else cues
+        self.misses = 0
+        self.held: Utterance | None = None  # an answer said over the narration
+        self._spoken = ("", "")  # the sentence said before and the one being said
+
+    @property
+    def echo(self) -> str:
+        """What the narrator says now and said just before (for the self-trigger guard)."""
+        return " ".join(t for t in self._spoken if t)
+
+    # ------------------------------------------------------------------ asking
+
+    def run(self, first: list[Said] | None = None) -> bool:
+        said = first if first is not None else self.session.opening()
+        try:
+            while True:
+                self.deliver(said)
+                if self.session.over:
+                    return True
+                heard, self.held = self.held, None
+                if heard is None:
+                    self.state("listening")
+                    heard = self.ears.listen(self.session.expectation, mode=self.session.mode,
+                                             echo=self.echo)
+                if heard is None:
+                    return False
+                said = self.act(heard)
+        except _Quit as quit_:
+            if quit_.heard is not None:
+                self.deliver([Said("Saved. Say narrator resume to pick up here.", "info")])
             return False
-        outcome = session.hear(heard)
+
+    def act(self, heard: Utterance) -> list[Said]:
+        """What the table said while a question waits; what to say next."""
+        meaning = heard.meaning
+        if isinstance(meaning, Unclear):
+            return self.miss(heard, "asking")
+        self.misses = 0
+        name = meaning.name if isinstance(meaning, Control) else None
+        if name == "pause" and self._cues is not None:
+            action, said = self.paused()
+            return said if action == "acted" else (
+                list(self.session.last_said) if action == "repeat" else self.session.question())
+        if name in ("stop", "resume") and self._cues is not None:
+            return self.session.question()
+        if name in VOICE_CONTROLS:
+            return self.adjust(name)
+        outcome = self.session.hear(heard)
         said = outcome.said
         if outcome.record is not None:
-            journal.append(outcome.record)
-            said = said + session.commit()
+            self.journal.append(outcome.record)
+            said = said + self.session.commit()
         elif outcome.undo:
-            journal.append_undo()
-            said = session.undo()
+            self.journal.append_undo()
+            said = self.session.undo()
         if outcome.control == "quit":
-            _speak([Said("Saved. Say narrator resume to pick up here.", "info")], show, mouth,
-                   ears)
-            return False
-        said = _shell_control(outcome.control, said, mouth)
-
-
-def _shell_control(control: str | None, said: list[Said], mouth: Mouth | None) -> list[Said]:
-    """Controls that belong to the speaker; a message when there is none."""
-    if control in ("pause", "resume", "stop", "slower", "faster"):
-        if mouth is None:
-            return [Said(f'"{control}" works when speech is on; text mode has nothing '
+            raise _Quit(heard)
+        if outcome.control in ("accepted", "unclear"):
+            self.cue(outcome.control)
+        if outcome.control in ("pause", "resume", "stop"):
+            return [Said(f'"{outcome.control}" works when speech is on; text mode has nothing '
                          f'playing.', "info")]
-        if control in ("slower", "faster"):
-            factor = getattr(mouth, control)()
-            return [Said(f"Speaking at {factor:.2g} times the normal rate.", "info")]
-        getattr(mouth, control)()
-        return []
-    if mouth is not None and control in ("accepted", "unclear"):
-        mouth.earcon(control)
-    return said
+        return said
+
+    def miss(self, heard: Utterance, mode: str) -> list[Said]:
+        """Not understood: typed input hears why; by voice the earcon and caption, and after
+        two misses in a row what can be said now."""
+        self.cue("unclear")
+        if heard.engine == "text":
+            return [Said(heard.meaning.reason, "reject")]
+        self.show(Said(MISSED, "state"))
+        self.misses += 1
+        if self.misses < 2:
+            return []
+        self.misses = 0
+        return self.help(mode)
+
+    def help(self, mode: str) -> list[Said]:
+        """What can be said now."""
+        if mode == "asking":
+            return self.session.help()
+        if mode == "paused":
+            return [Said("Paused. You can say: resume, go on, next, repeat, go back, help, "
+                         "quit, or stop.", "info")]
+        said = [Said("While I read you can say: pause, stop, next, repeat, slower, faster, "
+                     "louder, quieter, or help.", "info")]
+        answers = describe(self.session.expectation)
+        if answers:
+            said.append(Said("An answer to the coming question waits until it is asked: "
+                             + "; ".join(answers) + ".", "info"))
+        return said
+
+    def adjust(self, name: str) -> list[Said]:
+        """slower, faster, louder, quieter; a refusal when nothing speaks or cannot do it."""
+        change = getattr(self.mouth, name, None) if self.mouth is not None else None
+        if change is None:
+            what = "speech is on" if self.mouth is None else "the speaker can change its volume"
+            return [Said(f'"{name}" works only when {what}.', "reject")]
+        value = change()
+        self.cue("accepted")
+        if name in ("slower", "faster"):
+            return [Said(f"Speaking at {value:.2g} times the normal rate.", "info")]
+        return [Said(f"Volume {round(value * 100)} percent.", "info")]
+
+    # ------------------------------------------------------------------ reading
+
+    def deliver(self, said: list[Said]) -> None:
+        """Caption and speak each sentence in turn; while one plays, hear the table.
+
+        Raises _Quit when the table says quit, or the input ends, meanwhile."""
+        queue = list(said)
+        if self.mouth is not None and any(s.kind in READ_KINDS for s in queue):
+            self.state("reading")
+        while queue:
+            current = queue.pop(0)
+            self.show(current)
+            if self.mouth is None:
+                continue
+            self.mouth.say(current)
+            self._spoken = (self._spoken[1], current.text)
+            queue = self.reading(current, queue, said)
+
+    def reading(self, current: Said, queue: list[Said], passage: list[Said]) -> list[Said]:
+        """Hear the table while ``current`` plays; what is left to say afterwards."""
+        assert self.mouth is not None
+        while self.mouth.is_speaking:
+            heard = self.ears.listen(self.session.expectation, mode="reading", echo=self.echo,
+                                     timeout=POLL)
+            if heard is None:
+                continue
+            meaning = heard.meaning
+            if isinstance(meaning, Unclear):
+                said = self.miss(heard, "reading")
+                if said:
+                    return self.interject(said, current, queue)
+                continue
+            if not isinstance(meaning, Control) or meaning.name not in READING_CONTROLS:
+                self.hold(heard)
+                continue
+            self.misses = 0
+            name = meaning.name
+            if name == "quit":
+                self.mouth.stop()
+                raise _Quit(heard)
+            if name in ("stop", "next"):
+                return self.skip(current, queue)
+            if name == "repeat":
+                self.mouth.stop()
+                return list(passage)
+            if name == "pause":
+                return self.pause_reading(current, queue, passage)
+            said = self.help("reading") if name == "help" else self.adjust(name)
+            if name == "help" or said[0].kind == "reject":
+                return self.interject(said, current, queue)
+            self.show(said[0])
+        return queue
+
+    def skip(self, current: Said, queue: list[Said]) -> list[Said]:
+        """Stop reading and go to the question (ask it again when it was being asked)."""
+        assert self.mouth is not None
+        self.mouth.stop()
+        self.cue("accepted")
+        if current.kind == "prompt":
+            return [current]
+        return [s for s in queue if s.kind == "prompt"] or self.session.question()
+
+    def interject(self, said: list[Said], current: Said, queue: list[Said]) -> list[Said]:
+        """Cut the sentence playing, say ``said``, then that sentence again and the rest."""
+        assert self.mouth is not None
+        self.mouth.stop()
+        return said + [current] + queue
+
+    def hold(self, heard: Utterance) -> None:
+        """An answer said over the narration: kept until the question is asked."""
+        self.held = heard
+        self.cue("accepted")
+        self.show(Said(f'Heard "{heard.text}": taken when the question comes.', "state"))
+
+    # ------------------------------------------------------------------ paused
+
+    def pause_reading(self, current: Said, queue: list[Said],
+                      passage: list[Said]) -> list[Said]:
+        """Paused over a passage: resume goes on from the sentence that was cut."""
+        assert self.mouth is not None
+        self.mouth.stop()
+        action, said = self.paused()
+        if action == "resume":
+            return [current] + queue
+        if action == "next":
+            return self.skip(current, queue)
+        if action == "repeat":
+            return list(passage)
+        return said
+
+    def paused(self) -> tuple[str, list[Said]]:
+        """Say so and listen (mode "paused") until the table goes on: "resume", "next",
+        "repeat", or "acted" with what to say when an utterance acted (back, go to track)."""
+        self.state("paused")
+        if self.mouth is not None:
+            self.mouth.say(Said(PAUSED, "state"))
+        while True:
+            heard = self.ears.listen(self.session.expectation, mode="paused", echo=PAUSED)
+            if heard is None:
+                raise _Quit(None)
+            meaning = heard.meaning
+            if isinstance(meaning, Unclear):
+                self.deliver(self.miss(heard, "paused"))
+                continue
+            name = "next" if isinstance(meaning, Continue) else getattr(meaning, "name", None)
+            if name in ("resume", "next", "stop", "repeat"):
+                self.misses = 0
+                self.cue("accepted")
+                return ("next" if name == "stop" else name), []
+            if name in ("help", "pause"):
+                self.deliver(self.help("paused"))
+                continue
+            if name is None:
+                self.hold(heard)
+                continue
+            return "acted", self.act(heard)
+
+    # ------------------------------------------------------------------ signals
+
+    def state(self, name: str) -> None:
+        """Sound and show a state: reading, listening, paused."""
+        self.cue(name)
+        if self._cues is not None:
+            self.show(Said(STATE_CAPTIONS[name], "state"))
+
+    def cue(self, name: str) -> None:
+        if self._cues is not None:
+            self._cues.earcon(name)
 
 
-def _speak(said: list[Said], show: Callable[[Said], None], mouth: Mouth | None,
-           ears: Ears) -> None:
-    """Caption and speak each sentence; while speaking, only pause/stop are heard."""
-    for s in said:
-        show(s)
-        if mouth is not None:
-            mouth.say(s)
-    if mouth is None:
-        return
-    paused = False
-    while mouth.is_speaking or paused:
-        heard = ears.listen(None, speaking=not paused, timeout=0.3)
-        meaning = understand(heard, None) if heard else None
-        name = meaning.name if isinstance(meaning, Control) else None
-        if name == "pause":
-            mouth.pause()
-            paused = True
-        elif name in ("resume", "next") and paused:
-            mouth.resume()
-            paused = False
-        elif name in ("stop", "next"):
-            mouth.stop()
-            return
-        elif name == "repeat":
-            mouth.repeat()
+STATE_CAPTIONS = {"reading": "[reading]", "listening": "[listening]", "paused": PAUSED}
