@@ -130,17 +130,21 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
     if input_mode not in ("voice", "text"):
         fail("--input is voice or text")
     captions = Captions()
-    ears, mouth = TextEars(captions=captions), None
+    ears, mouth, cues = TextEars(captions=captions), None, None
     if input_mode == "voice" or speech:
         from narrator.session.devices import open_devices
-        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears,
-                                   _settings(**devices))
+        settings = _settings(**devices)
+        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears, settings)
+        if mouth is None and input_mode == "voice":  # --quiet keeps the earcons
+            from narrator.voice.earcons import make_cues
+            cues = make_cues(settings)
     try:
-        ended = run(session, ears, captions, journal, mouth, first)
+        ended = run(session, ears, captions, journal, mouth, first, cues)
     finally:
         journal.close()
-        if mouth is not None:
-            mouth.close()
+        for device in (mouth, cues):
+            if device is not None:
+                device.close()
         if hasattr(ears, "close"):
             ears.close()
     if not ended:

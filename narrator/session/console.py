@@ -9,7 +9,7 @@ from rich.console import Console
 
 from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
-from narrator.voice.commands import understand
+from narrator.understand import understand
 
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
@@ -48,4 +48,4 @@ class TextEars:
         text = line.rstrip("\n")
         if self._echo and self._captions is not None:
             self._captions(Said(f"> {text}", "input"))
-        return Utterance(text, understand(text, expectation), 1.0, "text")
+        return Utterance(text, understand(text, expectation, mode), 1.0, "text")

@@ -19,7 +19,7 @@ from narrator.events import (
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
-from narrator.voice.commands import describe
+from narrator.understand import controls, describe
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -232,8 +232,7 @@ class Session:
         """What can be said now, and at any time."""
         accepted = describe(self.expectation)
         sentences = [Said("You can say: " + "; ".join(accepted) + ".", "info")] if accepted else []
-        sentences.append(Said('Any time: repeat, go back, status, help, pause, resume, '
-                              'slower, faster, go to track N, quit.', "info"))
+        sentences.append(Said("Any time: " + ", ".join(controls()) + ".", "info"))
         return sentences
 
     def _prompt(self) -> list[Said]:
@@ -288,7 +287,7 @@ PAUSED = "Paused. Say resume to go on."
 MISSED = "Didn't catch that."
 #: what the table can say over the narration that the shell acts on at once
 READING_CONTROLS = ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
-                    "help", "quit")
+                    "help")
 #: controls that change how the narrator sounds
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
@@ -424,12 +423,13 @@ class Table:
         return said
 
     def miss(self, heard: Utterance, mode: str) -> list[Said]:
-        """Not understood: typed input hears why; by voice the earcon and caption, and after
-        two misses in a row what can be said now."""
+        """Not understood: typed input hears why; by voice the earcon and a caption (with why),
+        and after two misses in a row what can be said now."""
         self.cue("unclear")
         if heard.engine == "text":
             return [Said(heard.meaning.reason, "reject")]
         self.show(Said(MISSED, "state"))
+        self.show(Said(heard.meaning.reason, "reject"))
         self.misses += 1
         if self.misses < 2:
             return []
@@ -441,10 +441,9 @@ class Table:
         if mode == "asking":
             return self.session.help()
         if mode == "paused":
-            return [Said("Paused. You can say: resume, go on, next, repeat, go back, help, "
-                         "quit, or stop.", "info")]
-        said = [Said("While I read you can say: pause, stop, next, repeat, slower, faster, "
-                     "louder, quieter, or help.", "info")]
+            return [Said("Paused. You can say: " + ", ".join(controls("paused")) + ".", "info")]
+        said = [Said("While I read you can say: " + ", ".join(controls("reading")) + ".",
+                     "info")]
         answers = describe(self.session.expectation)
         if answers:
             said.append(Said("An answer to the coming question waits until it is asked: "
@@ -495,14 +494,11 @@ class Table:
                 if said:
                     return self.interject(said, current, queue)
                 continue
-            if not isinstance(meaning, Control) or meaning.name not in READING_CONTROLS:
+            name = _control_name(meaning)
+            if name not in READING_CONTROLS:
                 self.hold(heard)
                 continue
             self.misses = 0
-            name = meaning.name
-            if name == "quit":
-                self.mouth.stop()
-                raise _Quit(heard)
             if name in ("stop", "next"):
                 return self.skip(current, queue)
             if name == "repeat":
@@ -567,7 +563,7 @@ class Table:
             if isinstance(meaning, Unclear):
                 self.deliver(self.miss(heard, "paused"))
                 continue
-            name = "next" if isinstance(meaning, Continue) else getattr(meaning, "name", None)
+            name = _control_name(meaning)
             if name in ("resume", "next", "stop", "repeat"):
                 self.misses = 0
                 self.cue("accepted")
@@ -594,3 +590,11 @@ class Table:
 
 
 STATE_CAPTIONS = {"reading": "[reading]", "listening": "[listening]", "paused": PAUSED}
+
+
+def _control_name(meaning: Any) -> str | None:
+    """The control an utterance names; "next" for a Continue (said while reading or paused
+    it moves on to the question, like "next")."""
+    if isinstance(meaning, Continue):
+        return "next"
+    return meaning.name if isinstance(meaning, Control) else None
