@@ -29,7 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import clips  # noqa: E402
 from narrator.events import Control  # noqa: E402
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model  # noqa: E402
-from narrator.voice.commands import understand  # noqa: E402
+from narrator.understand import understand  # noqa: E402
 from narrator.voice.denoise import make_denoiser  # noqa: E402
 from narrator.voice.hear import FULL, hear_file, read_pcm  # noqa: E402
 from narrator.voice.listener import Ears  # noqa: E402

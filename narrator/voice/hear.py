@@ -15,10 +15,11 @@ import numpy as np
 import soundfile as sf
 
 from narrator.events import Continue, Control, Dice, Line, Number, Successes, Word
-from narrator.rules.base import AcceptContinue, AcceptDice, AcceptSuccesses, AcceptWords, Expectation
+from narrator.understand import (
+    AcceptContinue, AcceptDice, AcceptSuccesses, AcceptWords, Expectation, understand,
+)
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import RATE, Recognizer, decode
-from narrator.voice.commands import understand
 from narrator.voice.denoise import STEP, make_denoiser
 from narrator.voice.listener import judge
 

@@ -23,10 +23,9 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Unclear
-from narrator.rules.base import Expectation
+from narrator.understand import Expectation, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, make_recognizer
-from narrator.voice.commands import understand
 from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.mic import Endpointer, Mic, check_input
 
@@ -111,8 +110,8 @@ class Ears:
         event, audio = self.endpointer.push(frame)
         if event == "start":
             wake = self.mode == "wake"
-            self._grammar = grammars.build(expectation, self.recognizer.known,
-                                           speaking=speaking, wake=wake)
+            self._grammar = grammars.build(expectation, self.recognizer.known, wake=wake,
+                                           mode="reading" if speaking else "asking")
             self.recognizer.start(self._grammar)
         if event in ("start", "speech", "end") and self._grammar is not None:
             self.recognizer.feed(audio)
