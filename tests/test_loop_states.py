@@ -204,7 +204,7 @@ def test_a_result_heard_without_certainty_is_read_back_before_it_counts():
 def test_free_text_by_voice_is_read_back_and_can_be_typed_instead():
     rules = RulesInfo(Named(), "Toy", "asks a name first")
     transcript, journal, session, mouth, ears, _ = play(
-        [("asking", "well I think we should", False), ("confirming", "no"),
+        [("asking", "well I think we should"), ("confirming", "no"),
          ("asking", "Mara", False), ("confirming", "yes")], rules=rules)
     assert "I heard 'well I think we should'. Keep it?" in mouth.spoken[1]
     assert "type it" in mouth.spoken[1]
@@ -269,3 +269,22 @@ class ReadFirst(ToyRules):
     def start(self, options):
         return Step(replace(super().start(options).state, read_rules=True),
                     super().start(options).say)
+
+
+def test_with_a_microphone_a_line_typed_is_taken_as_typed():
+    import os
+    import threading
+
+    from narrator.session.console import TextEars, TypingToo
+
+    read, write = os.pipe()
+    keyboard = TextEars(os.fdopen(read), echo=False)
+    mic = Ears(Mouth(), [("asking", "well I think we should")])
+    ears = TypingToo(mic, keyboard)
+    expectation = Session(RulesInfo(Named(), "Toy", "asks a name"), SCRIPT, {}).expectation
+    spoken = ears.listen(expectation)
+    assert spoken.engine == "whisper"  # the microphone is heard meanwhile
+    threading.Timer(0.3, lambda: os.write(write, b"Mara\n")).start()
+    typed = ears.listen(expectation, timeout=5)
+    assert typed == Utterance("Mara", Text("Mara"), 1.0, "text", True)
+    os.close(write)

@@ -1,9 +1,12 @@
-"""Text mode: utterances typed on stdin, captions printed with rich."""
+"""Text mode: utterances typed on stdin, captions printed with rich; and typing beside voice."""
 
 from __future__ import annotations
 
+import queue
 import sys
-from typing import TextIO
+import threading
+import time
+from typing import Any, Iterator, TextIO
 
 from rich.console import Console
 
@@ -11,6 +14,7 @@ from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
 from narrator.understand import understand
 
+KEYBOARD_POLL = 0.2  # seconds of listening between looks at the keyboard
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
 
@@ -43,9 +47,51 @@ class TextEars:
         if mode == "reading":
             return None
         line = self._stream.readline()
-        if not line:
-            return None
+        return self.typed(line, expectation, mode) if line else None
+
+    def typed(self, line: str, expectation: Expectation, mode: str) -> Utterance:
+        """A typed line as an utterance (echoed to the captions when asked to)."""
         text = line.rstrip("\n")
         if self._echo and self._captions is not None:
             self._captions(Said(f"> {text}", "input"))
         return Utterance(text, understand(text, expectation, mode), 1.0, "text")
+
+    def lines(self) -> Iterator[str]:
+        """Every line typed, as it comes (until the input ends)."""
+        return iter(self._stream.readline, "")
+
+
+class TypingToo:
+    """Voice ears with the keyboard beside them: a line typed (and Enter) is taken as typed at
+    any moment, so a table can always type a name, or anything, rather than say it."""
+
+    def __init__(self, voice: Any, keyboard: TextEars) -> None:
+        self.voice = voice
+        self.keyboard = keyboard
+        self._typed: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, name="keyboard", daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.keyboard.lines():
+            self._typed.put(line)
+
+    def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Utterance | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                return self.keyboard.typed(self._typed.get_nowait(), expectation, mode)
+            except queue.Empty:
+                pass
+            step = KEYBOARD_POLL if deadline is None else min(KEYBOARD_POLL,
+                                                             deadline - time.monotonic())
+            if step <= 0:
+                return None
+            heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=step)
+            if heard is not None:
+                return heard
+
+    def close(self) -> None:
+        close = getattr(self.voice, "close", None)
+        if close is not None:
+            close()

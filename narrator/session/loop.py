@@ -99,9 +99,11 @@ class Session:
             return Outcome([Said(meaning.reason, "reject")], control="unclear")
         if isinstance(meaning, Control):
             return self._control(meaning)
+        # free text from a microphone is never taken without a read-back, whatever the ears say
+        sure = heard.sure and not (isinstance(meaning, Text) and heard.engine != "text")
         if self._pending is not None:
-            return self._answer_confirmation(meaning, heard.sure)
-        return self._game_input(meaning, heard.sure)
+            return self._answer_confirmation(meaning, sure)
+        return self._game_input(meaning, sure)
 
     def question(self) -> list[Said]:
         """The question waiting now (or the game's end)."""
