@@ -30,7 +30,7 @@ Confirm = typer.Option(None, "--confirm/--no-confirm",
 Speech = typer.Option(None, "--speak/--quiet",
                       help="Speak aloud, or captions only (default: speak with voice input).")
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
-Model = typer.Option(None, "--model", help="A vosk model folder (see narrator models).")
+Model = typer.Option(None, "--model", help="A model folder for the engine (see narrator models).")
 Denoise = typer.Option(None, "--denoise/--no-denoise",
                        help="Take a noisy room's noise out of the microphone (RNNoise; default on).")
 #: the speech and device settings a session may override: (setting, type, option)
@@ -43,7 +43,7 @@ DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
     ("input_device", str, typer.Option(None, "--input-device",
                                        help="Microphone (see narrator devices).")),
     ("engine", str, typer.Option(None, "--engine",
-                                 help="Recogniser: pocketsphinx (built in) or vosk.")),
+                                 help="Recogniser: whisper (default), pocketsphinx (light) or vosk.")),
     ("model", str, Model),
     ("listen_mode", str, typer.Option(None, "--listen",
                                       help="open (always listening), wake (start with 'narrator') "
@@ -284,25 +284,31 @@ def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder
 
 
 @app.command()
-def hear(files: list[Path] = typer.Argument(..., help="WAV files, one utterance each."),
-         engine: str = typer.Option("pocketsphinx", "--engine", help="pocketsphinx or vosk."),
+def hear(files: list[Path] = typer.Argument(..., help="Sound files, one utterance each."),
+         engine: str = typer.Option("whisper", "--engine",
+                                    help="whisper, pocketsphinx or vosk."),
          game: Optional[str] = typer.Option(None, "--game", help="Listen for what GAME asks "
                                                                   "first (default: every command)."),
          model: Optional[str] = Model, denoise: Optional[bool] = Denoise,
          as_json: bool = typer.Option(False, "--json", help="One JSON line per file.")) -> None:
-    """What the recogniser hears in recorded clips, and the command it would act on."""
+    """What the recogniser hears in recorded clips, and the command it would act on. A file
+    that cannot be heard gets one error line; the others are still heard (exit status 1)."""
     import json
 
     from narrator.voice.asr import make_recognizer
     from narrator.voice.hear import hear_files
+    failed = False
     try:
-        records = hear_files(make_recognizer(engine, model), files, game, denoise is not False)
-        for r in records:
+        for r in hear_files(make_recognizer(engine, model), files, game, denoise is not False):
+            failed = failed or "error" in r
             typer.echo(json.dumps(r) if as_json else
+                       f"{r['file']}: error: {r['error']}" if "error" in r else
                        f"{r['file']}: {r['command'] or '-'} (heard {r['text']!r}, "
                        f"confidence {r['confidence']:.2f}, {r['ms']:.0f} ms)")
     except (KeyError, ValueError, RuntimeError) as exc:
         fail(str(exc))
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()
