@@ -11,14 +11,23 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import pytest
+
 from narrator.events import Dice, Line, Number, Text, Utterance
 from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
 from narrator.session.console import Captions
+from narrator.session import loop
 from narrator.session.loop import PAUSED, Session, run
 from narrator.understand import understand
 from toy_game import INFO, SCRIPT, ToyRules
 
 READING_POLLS = 3  # listen calls a sentence lasts
+
+
+@pytest.fixture(autouse=True)
+def no_echo_tail(monkeypatch):
+    """The narrator's words stop being echo as soon as it stops (the tests take no time)."""
+    monkeypatch.setattr(loop, "ECHO_TAIL", 0.0)
 
 
 class Mouth:
@@ -234,11 +243,12 @@ def test_louder_while_reading_changes_the_volume_and_a_speaker_without_it_says_s
     assert plain.spoken[at + 1] == plain.spoken[at - 1]  # the cut sentence is said again
 
 
-def test_the_sentence_being_spoken_is_the_echo_the_ears_get():
-    _, _, _, _, ears, _ = play([("reading", "pause"), ("paused", "resume"),
-                                ("asking", "next")])
+def test_the_sentence_being_spoken_is_the_echo_and_once_it_ends_a_player_may_say_its_words():
+    _, _, session, _, ears, _ = play([("reading", "pause"), ("paused", "resume"),
+                                      ("asking", "next")])
     assert ears.heard[0] == ("reading", "Track 1: Rules")
-    assert ears.heard[-1][1].endswith("Say next when you are ready.")
+    assert ears.heard[-1] == ("asking", "")  # "Say next when you are ready." has ended
+    assert session.state.read_rules
 
 
 def test_quit_while_paused_saves():
@@ -288,3 +298,10 @@ def test_with_a_microphone_a_line_typed_is_taken_as_typed():
     typed = ears.listen(expectation, timeout=5)
     assert typed == Utterance("Mara", Text("Mara"), 1.0, "text", True)
     os.close(write)
+
+
+def test_just_after_the_narrator_stops_its_words_are_still_echo(monkeypatch):
+    monkeypatch.setattr(loop, "ECHO_TAIL", 5.0)
+    _, _, _, _, ears, _ = play([("reading", "next"), ("asking", "next")])
+    mode, echo = ears.heard[-1]
+    assert mode == "asking" and echo.endswith("Say next when you are ready.")

@@ -8,6 +8,7 @@ the session acts on it, and hands what is said to the captions and the speaker.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
@@ -294,6 +295,7 @@ READING_CONTROLS = ("pause", "stop", "next", "repeat", "slower", "faster", "loud
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
 POLL = 0.1  # seconds between checks that the current sentence still plays
+ECHO_TAIL = 1.0  # seconds after the narrator stops during which its words may still be heard
 
 
 class Ears(Protocol):
@@ -364,11 +366,32 @@ class Table:
         self.misses = 0
         self.held: Utterance | None = None  # an answer said over the narration
         self._spoken = ("", "")  # the sentence said before and the one being said
+        self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
 
     @property
     def echo(self) -> str:
         """What the narrator says now and said just before (for the self-trigger guard)."""
         return " ".join(t for t in self._spoken if t)
+
+    def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:
+        """One utterance heard in ``mode``. The narrator's words are the echo while it speaks
+        and ECHO_TAIL seconds after; then not, so a player may say a word it said ("Say next
+        when you are ready." — "next")."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        expectation = self.session.expectation
+        while self.mouth is not None:
+            now = time.monotonic()
+            if self.mouth.is_speaking:
+                self._spoke_at = now
+            elif now - self._spoke_at > ECHO_TAIL:
+                break
+            if deadline is not None and now >= deadline:
+                return None
+            heard = self.ears.listen(expectation, mode=mode, echo=self.echo, timeout=POLL)
+            if heard is not None:
+                return heard
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        return self.ears.listen(expectation, mode=mode, timeout=left)
 
     # ------------------------------------------------------------------ asking
 
@@ -382,8 +405,7 @@ class Table:
                 heard, self.held = self.held, None
                 if heard is None:
                     self.state("listening")
-                    heard = self.ears.listen(self.session.expectation, mode=self.session.mode,
-                                             echo=self.echo)
+                    heard = self.listen(self.session.mode)
                 if heard is None:
                     return False
                 said = self.act(heard)
@@ -486,8 +508,7 @@ class Table:
         """Hear the table while ``current`` plays; what is left to say afterwards."""
         assert self.mouth is not None
         while self.mouth.is_speaking:
-            heard = self.ears.listen(self.session.expectation, mode="reading", echo=self.echo,
-                                     timeout=POLL)
+            heard = self.listen("reading", timeout=POLL)
             if heard is None:
                 continue
             meaning = heard.meaning
@@ -557,8 +578,9 @@ class Table:
         self.state("paused")
         if self.mouth is not None:
             self.mouth.say(Said(PAUSED, "state"))
+            self._spoken = ("", PAUSED)
         while True:
-            heard = self.ears.listen(self.session.expectation, mode="paused", echo=PAUSED)
+            heard = self.listen("paused")
             if heard is None:
                 raise _Quit(None)
             meaning = heard.meaning
