@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -78,9 +79,11 @@ class Mouth:
         return True
 
     def pause(self):
-        raise AssertionError("the loop pauses by stopping and saying the sentence again")
+        self.held = self.left
+        self.left = 0
 
-    resume = pause
+    def resume(self):
+        self.left = self.held
 
 
 class Ears:
@@ -116,10 +119,10 @@ class Journal:
         self.lines.append("undo")
 
 
-def play(script, mouth=None, rules=INFO, engine="whisper"):
+def play(script, mouth=None, rules=INFO, engine="whisper", game=SCRIPT):
     mouth = Mouth() if mouth is None else mouth
     out = io.StringIO()
-    session = Session(rules, SCRIPT, {})
+    session = Session(rules, game, {})
     journal = Journal()
     ears = Ears(mouth, script, engine)
     ended = run(session, ears, Captions(out), journal, mouth)
@@ -301,7 +304,48 @@ def test_with_a_microphone_a_line_typed_is_taken_as_typed():
 
 
 def test_just_after_the_narrator_stops_its_words_are_still_echo(monkeypatch):
-    monkeypatch.setattr(loop, "ECHO_TAIL", 5.0)
+    monkeypatch.setattr(loop, "ECHO_TAIL", 0.5)
     _, _, _, _, ears, _ = play([("reading", "next"), ("asking", "next")])
     mode, echo = ears.heard[-1]
     assert mode == "asking" and echo.endswith("Say next when you are ready.")
+
+
+def test_a_recording_paused_is_held_in_place_and_resumed_not_started_again():
+    recorded = replace(SCRIPT, tracks=(replace(SCRIPT.tracks[0], audio=Path("t1.ogg")),)
+                       + SCRIPT.tracks[1:])
+    transcript, _, session, mouth, _, _ = play(
+        [("reading", "pause"), ("paused", "resume"), ("asking", "next")], game=recorded)
+    assert mouth.spoken.count("Track 1: Rules") == 1 and PAUSED not in mouth.spoken
+    assert PAUSED in transcript and "paused" in mouth.earcons
+    assert session.state.read_rules
+
+
+class LoadingEars(Ears):
+    """Ears whose recogniser loads after a few listens, then has news for the table."""
+
+    def __init__(self, mouth, script):
+        super().__init__(mouth, script)
+        self.loads = 3
+        self.notice = None
+
+    @property
+    def ready(self):
+        return self.loads <= 0
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if self.loads > 0 and mode != "reading":
+            self.loads -= 1
+            self.notice = "Whisper is not installed. Listening with pocketsphinx instead."
+            return None
+        return super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+
+
+def test_listening_sounds_only_once_the_recogniser_has_loaded_and_its_news_is_said_once():
+    mouth = Mouth()
+    out = io.StringIO()
+    ears = LoadingEars(mouth, [("asking", "next"), ("asking", "2")])
+    run(Session(INFO, SCRIPT, {}), ears, Captions(out), Journal(), mouth)
+    assert loop.LOADING in out.getvalue()
+    assert mouth.spoken.count(ears.notice) == 1
+    first_cue = mouth.earcons.index("listening")
+    assert ears.loads == 0 and first_cue > 0

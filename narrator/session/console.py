@@ -91,6 +91,15 @@ class TypingToo:
             if heard is not None:
                 return heard
 
+    @property
+    def ready(self) -> bool:
+        """Whether the microphone's recogniser has loaded (typing works before)."""
+        return getattr(self.voice, "ready", True)
+
+    @property
+    def notice(self) -> str | None:
+        return getattr(self.voice, "notice", None)
+
     def close(self) -> None:
         close = getattr(self.voice, "close", None)
         if close is not None:

@@ -287,6 +287,7 @@ def _unsure_read_back(given: GameInput) -> str:
 # ---------------------------------------------------------------------- the thin shell
 
 PAUSED = "Paused. Say resume to go on."
+LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
 MISSED = "Didn't catch that."
 #: what the table can say over the narration that the shell acts on at once
 READING_CONTROLS = ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
@@ -303,7 +304,8 @@ class Ears(Protocol):
 
     ``mode`` is "asking", "reading", "paused" or "confirming"; ``echo`` is what the narrator is
     saying (and just said), so its own words are not taken for a command. None: nothing came
-    before ``timeout``, or the input ended.
+    before ``timeout``, or the input ended. Ears that load may also have ``ready`` (False
+    while loading) and ``notice`` (news for the table, such as another engine in use).
     """
 
     def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
@@ -313,11 +315,12 @@ class Ears(Protocol):
 class Mouth(Protocol):
     """Where speech goes (the Speaker; absent in text mode and with --quiet).
 
-    ``louder``/``quieter`` (the new volume, 0..1) may be missing: the table is told so.
+    The loop says one sentence at a time and polls ``is_speaking``. ``pause``/``resume`` hold
+    a recording in place (speech is stopped and said again instead); ``louder``/``quieter``
+    (the new volume, 0..1) may be missing: the table is told so.
     """
 
     def say(self, said: Said) -> None: ...
-    def wait(self, timeout: float | None = None) -> bool: ...
     @property
     def is_speaking(self) -> bool: ...
     def pause(self) -> None: ...
@@ -367,6 +370,7 @@ class Table:
         self.held: Utterance | None = None  # an answer said over the narration
         self._spoken = ("", "")  # the sentence said before and the one being said
         self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
+        self._told: set[str] = set()  # the ears' notices already said
 
     @property
     def echo(self) -> str:
@@ -393,6 +397,23 @@ class Table:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         return self.ears.listen(expectation, mode=mode, timeout=left)
 
+    def ask(self) -> Utterance | None:
+        """Listen for the answer; "listening" sounds once the recogniser has loaded (until
+        then typing works, and a caption says why there is no cue yet)."""
+        if not getattr(self.ears, "ready", True):
+            self.show(Said(LOADING, "state"))
+            while not getattr(self.ears, "ready", True):
+                heard = self.ears.listen(self.session.expectation, mode=self.session.mode,
+                                         timeout=POLL)
+                if heard is not None:
+                    return heard
+        notice = getattr(self.ears, "notice", None)
+        if notice and notice not in self._told:
+            self._told.add(notice)
+            self.deliver([Said(notice, "info")])
+        self.state("listening")
+        return self.listen(self.session.mode)
+
     # ------------------------------------------------------------------ asking
 
     def run(self, first: list[Said] | None = None) -> bool:
@@ -404,8 +425,7 @@ class Table:
                     return True
                 heard, self.held = self.held, None
                 if heard is None:
-                    self.state("listening")
-                    heard = self.listen(self.session.mode)
+                    heard = self.ask()
                 if heard is None:
                     return False
                 said = self.act(heard)
@@ -528,7 +548,10 @@ class Table:
                 self.mouth.stop()
                 return list(passage)
             if name == "pause":
-                return self.pause_reading(current, queue, passage)
+                after = self.pause_reading(current, queue, passage)
+                if after is None:
+                    continue
+                return after
             said = self.help("reading") if name == "help" else self.adjust(name)
             if name == "help" or said[0].kind == "reject":
                 return self.interject(said, current, queue)
@@ -559,24 +582,32 @@ class Table:
     # ------------------------------------------------------------------ paused
 
     def pause_reading(self, current: Said, queue: list[Said],
-                      passage: list[Said]) -> list[Said]:
-        """Paused over a passage: resume goes on from the sentence that was cut."""
+                      passage: list[Said]) -> list[Said] | None:
+        """Paused over a passage: resume goes on from the sentence that was cut, or (None) a
+        recording from where it was held."""
         assert self.mouth is not None
-        self.mouth.stop()
-        action, said = self.paused()
+        held = current.audio is not None  # a recording keeps its place; speech starts again
+        self.mouth.pause() if held else self.mouth.stop()
+        action, said = self.paused(speak=not held)
+        if action == "resume" and held:
+            self.mouth.resume()
+            return None
         if action == "resume":
             return [current] + queue
         if action == "next":
             return self.skip(current, queue)
         if action == "repeat":
+            self.mouth.stop()
             return list(passage)
         return said
 
-    def paused(self) -> tuple[str, list[Said]]:
+    def paused(self, speak: bool = True) -> tuple[str, list[Said]]:
         """Say so and listen (mode "paused") until the table goes on: "resume", "next",
-        "repeat", or "acted" with what to say when an utterance acted (back, go to track)."""
+        "repeat", or "acted" with what to say when an utterance acted (back, go to track).
+        ``speak`` False (a recording is held): captions only until then."""
         self.state("paused")
-        if self.mouth is not None:
+        tell = self.deliver if speak else (lambda said: [self.show(s) for s in said])
+        if self.mouth is not None and speak:
             self.mouth.say(Said(PAUSED, "state"))
             self._spoken = ("", PAUSED)
         while True:
@@ -585,7 +616,7 @@ class Table:
                 raise _Quit(None)
             meaning = heard.meaning
             if isinstance(meaning, Unclear):
-                self.deliver(self.miss(heard, "paused"))
+                tell(self.miss(heard, "paused"))
                 continue
             name = _control_name(meaning)
             if name in ("resume", "next", "stop", "repeat"):
@@ -593,11 +624,13 @@ class Table:
                 self.cue("accepted")
                 return ("next" if name == "stop" else name), []
             if name in ("help", "pause"):
-                self.deliver(self.help("paused"))
+                tell(self.help("paused"))
                 continue
             if name is None:
                 self.hold(heard)
                 continue
+            if not speak:
+                self.mouth.stop()  # type: ignore[union-attr]
             return "acted", self.act(heard)
 
     # ------------------------------------------------------------------ signals
