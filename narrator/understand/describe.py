@@ -12,6 +12,9 @@ from narrator.understand.expect import (
     Expectation,
 )
 from narrator.understand.phrases import ANY_TIME, CONTROL, LIVE_CONTROLS
+from narrator.understand.words import spoken
+
+EXAMPLE_FACES = (4, 9, 2, 11, 6, 7, 3, 12, 5, 10, 1, 8)
 
 
 def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]:
@@ -28,6 +31,12 @@ def controls(mode: str = "asking") -> list[str]:
     return [CONTROL[n].label for n in names]
 
 
+def _dice_example(a: AcceptDice) -> str:
+    """Faces that answer ``a`` ("four and nine"; on a d8 "four and one")."""
+    faces = [spoken((f - 1) % a.sides + 1) for f in EXAMPLE_FACES[:max(a.min_count, 2)]]
+    return ", ".join(faces[:-1]) + " and " + faces[-1]
+
+
 def _answer(a) -> str:
     if isinstance(a, AcceptContinue):
         return '"next" to go on'
@@ -37,7 +46,7 @@ def _answer(a) -> str:
         else:
             count = (f"{a.min_count}" if a.min_count == a.max_count
                      else f"{a.min_count} to {a.max_count}")
-            what = f"the faces of {count} {a.sides}-sided dice, like \"four and nine\""
+            what = f"the faces of {count} {a.sides}-sided dice, like \"{_dice_example(a)}\""
         return what + (f', or "{CONTROL["roll"].label}"' if a.can_roll else " (the table rolls these)")
     if isinstance(a, AcceptSuccesses):
         return f'a number of successes from 0 to {a.max}, like "three successes"'

@@ -1,7 +1,8 @@
 """Typed or transcribed text → what it means now: a control, a game input, or Unclear.
 
 ``understand(text, expectation, mode)`` reads the text against the live phrases (phrases.py) in
-order: word choices, controls, the other answers. Carrier words ("I rolled a ...", "please",
+groups: word choices, then controls, then the other answers; within a group an answer in range
+beats one out of range, then fewer skipped carriers, then the earlier phrase. Carrier words ("I rolled a ...", "please",
 "um") are skipped where a template does not use them, so "I rolled a four and a nine" and
 "Go back, please." read like the phrases they carry. A number outside what is legal is still
 read, so the reply can say why ("7 is not a face of a 6-sided die."). Nothing that is not a
@@ -34,13 +35,14 @@ def understand(text: str, expectation: Expectation | None,
     words = said.split()
     live = phrases(expectation, mode)
     for group in _groups(live):
-        best = None
-        for phrase in group:
+        found = []  # (refused, carriers skipped, order, meaning)
+        for order, phrase in enumerate(group):
             read = parse_text(phrase.expr, words)
-            if read is not None and (best is None or read[0] < best[0]):
-                best = (read[0], phrase, read[1])
-        if best is not None:
-            return _meaning(best[1], dict(_pairs(best[2])), best[2], expectation, said, text)
+            if read is not None:
+                meaning = _meaning(phrase, read[1], expectation, said, text)
+                found.append((isinstance(meaning, Unclear), read[0], order, meaning))
+        if found:
+            return min(found, key=lambda f: f[:3])[3]
     if is_free(expectation, mode):
         return Text(" ".join(text.split()))
     return Unclear(text, _not_now(said, expectation))
@@ -54,12 +56,10 @@ def _groups(live: list[Phrase]) -> list[list[Phrase]]:
     return [words, controls, rest]
 
 
-def _pairs(caps: tuple) -> list[tuple[str, object]]:
-    return list(caps)
-
-
-def _meaning(phrase: Phrase, caps: dict, ordered: tuple, expectation: Expectation | None,
-             said: str, text: str) -> Meaning:
+def _meaning(phrase: Phrase, ordered: tuple, expectation: Expectation | None, said: str,
+             text: str) -> Meaning:
+    """What a match of ``phrase`` means, given what it captured (``ordered``)."""
+    caps = dict(ordered)
     if phrase.control is not None:
         if phrase.control == "next" and continues(expectation):
             return Continue()

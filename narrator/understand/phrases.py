@@ -52,7 +52,8 @@ CONTROLS = (
     ControlPhrase("stop", "stop", "stop | be quiet | quiet"),
     ControlPhrase("next", "next",
                   "[go to] [the] next [track | one] | skip [it | this | that] | {go_on}"),
-    ControlPhrase("repeat", "repeat", "repeat [that] | say that again | again | what did you say"),
+    ControlPhrase("repeat", "repeat",
+                  "repeat [that] | say (that | it) again | what did you say"),
     ControlPhrase("back", "go back", "[go] back | undo | take that back"),
     ControlPhrase("help", "help", "help | what can i say | what do i say | options", False),
     ControlPhrase("status", "status", "status | where are we [now] | recap | score", False),
@@ -111,7 +112,7 @@ def number(tag: str, lo: int, hi: int) -> Expr:
 
 def dice(accept: AcceptDice) -> Expr:
     """"[I rolled] four and nine", "a six and a six", "two sixes", "two, seven and eleven"."""
-    single = parse("[a | an] {face}", face=number("face", 1, accept.sides))
+    single = parse("[a/an] {face}", face=number("face", 1, accept.sides))
     group = parse("{count} {faces}", count=number("count", 2, accept.max_count),
                   faces=("plural", "faces", 1, accept.sides))
     faces = ("list", accept.min_count, accept.max_count, single, group, opt(W("and")))
@@ -125,12 +126,12 @@ def successes(accept: AcceptSuccesses) -> Expr:
 
 
 def _said_as(word: str) -> Expr:
-    """A word choice as said: each word or one of its synonyms ("head" for "heads")."""
+    """A word choice as said; a word's near-homophone synonyms ("head" for "heads") are read
+    as other spellings of it."""
     if word in ("yes", "no"):
         return SHARED[word]
-    options = {w: [w] + [s for s, canon in WORD_SYNONYMS.items() if canon == w]
-               for w in normalise(word).split()}
-    return seq(*(alt(W(s) for s in forms) for forms in options.values()))
+    return seq(*(W(w, *(s for s, canon in WORD_SYNONYMS.items() if canon == w))
+                  for w in normalise(word).split()))
 
 
 def words(accept: AcceptWords) -> Expr:

@@ -1,7 +1,8 @@
 """A small template language and the one expression tree both ears and keyboard read.
 
-Templates are written like hassil's: ``[optional]``, ``(one|other)``, ``{slot}``, e.g.
-``"[please] pause [please]"`` or ``"[go to] track {n}"``. ``parse`` makes an expression:
+Templates are written like hassil's: ``[optional]``, ``(one|other)``, ``{slot}``, and
+``a/an`` for one word written two ways (both read, only the first said in a grammar), e.g.
+``"[please] pause"`` or ``"[go to] track {n}"``. ``parse`` makes an expression:
 
 * ``("w", word, *spellings)``  a word; spellings are other ways to write the same sound ("to")
 * ``("seq", *items)``, ``("alt", *items)``, ``("opt", item)``
@@ -32,7 +33,7 @@ MORE = -1  # ends(): the words ran out where the expression could still go on
 
 
 def W(text: str, *spellings: str) -> Expr:
-    """A phrase of one or more words (``spellings`` only for a single word)."""
+    """A phrase of one or more words (``spellings``: other ways to write a single word)."""
     words = text.split()
     if len(words) == 1:
         return ("w", words[0], *spellings)
@@ -90,7 +91,7 @@ def _sequence(tokens: list[str], i: int, slots: dict) -> tuple[list[Expr], int]:
         elif token.startswith("{"):
             items.append(slots[token[1:-1]])
         else:
-            items.append(W(token))
+            items.append(W(*token.split("/")))  # "a/an": one sound, two spellings
         i += 1
     return items, i
 
