@@ -140,3 +140,21 @@ def test_pause_said_over_track_1_stops_the_reading_and_resume_starts_it_again(tm
     assert len(silent) == 0, "the room is quiet while paused"
     after = loud[loud > again + 0.3]
     assert len(after) > 2 / 0.02 * 0.4, "the reading goes on after resume"
+
+
+def test_with_no_speech_the_earcons_still_sound_in_the_room():
+    from narrator.voice.earcons import EARCONS, Cues
+
+    with audio_room():
+        cues = Cues("pulse")
+        try:
+            with Recorder() as room:
+                played_at = time.monotonic()
+                cues.earcon("listening")
+                time.sleep(1.0)
+            loud = room.loud_times()
+        finally:
+            cues.close()
+    seconds = sum(s for _, s in EARCONS["listening"])
+    assert len(loud) >= seconds / 0.02 * 0.5, "the listening earcon was heard"
+    assert loud.min() > played_at - 0.05 and loud.max() < played_at + 1.0

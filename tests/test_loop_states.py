@@ -349,3 +349,35 @@ def test_listening_sounds_only_once_the_recogniser_has_loaded_and_its_news_is_sa
     assert mouth.spoken.count(ears.notice) == 1
     first_cue = mouth.earcons.index("listening")
     assert ears.loads == 0 and first_cue > 0
+
+
+def test_quiet_keeps_the_earcons_a_blind_player_needs(monkeypatch, tmp_path):
+    """`narrator play --input voice --quiet`: no speech, but the state earcons still sound."""
+    from typer.testing import CliRunner
+
+    from narrator import cli
+    from narrator.session import devices
+    from narrator.voice import earcons
+
+    played = []
+
+    class Cues:
+        def earcon(self, name):
+            played.append(name)
+
+        def close(self):
+            played.append("closed")
+
+    def no_microphone(voice, speak, text_ears, settings):
+        assert not speak  # --quiet
+        return text_ears, None
+
+    monkeypatch.setattr(devices, "open_devices", no_microphone)
+    monkeypatch.setattr(earcons, "make_cues", lambda settings: Cues())
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
+    result = CliRunner().invoke(cli.app, ["play", "slow-burn", "--input", "voice", "--quiet",
+                                          "--save-dir", str(tmp_path)],
+                                input="first session\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Track 2: Character Creation" in result.output
+    assert played[:2] == ["listening", "accepted"] and played[-1] == "closed"

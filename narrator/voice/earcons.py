@@ -47,6 +47,10 @@ class Cues:
         from narrator.voice.player import Player
         self._errors = (sd.PortAudioError, ValueError)
         self._player = Player(device, volume)
+        try:
+            self._player.check(keep=True)  # a stream kept open plays a cue at once
+        except self._errors:
+            self._player.release()
 
     def earcon(self, name: str) -> None:
         """Play earcon ``name`` now; a failing device is let go (captions carry on)."""
