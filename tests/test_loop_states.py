@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.events import Dice, Line, Number, Text, Utterance
+from narrator.events import Dice, Line, Number, Text, Unclear, Utterance
 from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
 from narrator.session.console import Captions
 from narrator.session import loop
@@ -381,3 +381,20 @@ def test_quiet_keeps_the_earcons_a_blind_player_needs(monkeypatch, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Track 2: Character Creation" in result.output
     assert played[:2] == ["listening", "accepted"] and played[-1] == "closed"
+
+
+def test_a_miss_the_ears_could_not_place_is_captioned_once():
+    mouth = Mouth()
+    out = io.StringIO()
+
+    class Garbled(Ears):
+        def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+            heard = super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+            if heard is not None and heard.text == "mumble":
+                return Utterance("mumble", Unclear("mumble", "I didn't catch that."), 0.1,
+                                 "whisper", False)
+            return heard
+
+    run(Session(INFO, SCRIPT, {}), Garbled(mouth, [("asking", "mumble")]), Captions(out),
+        Journal(), mouth)
+    assert out.getvalue().lower().count("didn't catch that") == 1

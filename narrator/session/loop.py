@@ -473,7 +473,9 @@ class Table:
         if heard.engine == "text":
             return [Said(heard.meaning.reason, "reject")]
         self.show(Said(MISSED, "state"))
-        self.show(Said(heard.meaning.reason, "reject"))
+        reason = heard.meaning.reason
+        if not reason.lower().rstrip(".").endswith(MISSED.lower().rstrip(".")):
+            self.show(Said(reason, "reject"))  # why, when there is more to say
         self.misses += 1
         if self.misses < 2:
             return []
