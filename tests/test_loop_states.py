@@ -20,6 +20,7 @@ from narrator.session.console import Captions
 from narrator.session import loop
 from narrator.session.loop import PAUSED, Session, run
 from narrator.understand import understand
+from test_session_loop import MemoryJournal
 from toy_game import INFO, SCRIPT, ToyRules
 
 READING_POLLS = 3  # listen calls a sentence lasts
@@ -108,22 +109,11 @@ class Ears:
                          sure[0] if sure else True)
 
 
-class Journal:
-    def __init__(self):
-        self.lines = []
-
-    def append(self, given):
-        self.lines.append(given)
-
-    def append_undo(self):
-        self.lines.append("undo")
-
-
 def play(script, mouth=None, rules=INFO, engine="whisper", game=SCRIPT):
     mouth = Mouth() if mouth is None else mouth
     out = io.StringIO()
     session = Session(rules, game, {})
-    journal = Journal()
+    journal = MemoryJournal()
     ears = Ears(mouth, script, engine)
     ended = run(session, ears, Captions(out), journal, mouth)
     return out.getvalue(), journal, session, mouth, ears, ended
@@ -344,7 +334,7 @@ def test_listening_sounds_only_once_the_recogniser_has_loaded_and_its_news_is_sa
     mouth = Mouth()
     out = io.StringIO()
     ears = LoadingEars(mouth, [("asking", "next"), ("asking", "2")])
-    run(Session(INFO, SCRIPT, {}), ears, Captions(out), Journal(), mouth)
+    run(Session(INFO, SCRIPT, {}), ears, Captions(out), MemoryJournal(), mouth)
     assert loop.LOADING in out.getvalue()
     assert mouth.spoken.count(ears.notice) == 1
     first_cue = mouth.earcons.index("listening")
@@ -396,5 +386,5 @@ def test_a_miss_the_ears_could_not_place_is_captioned_once():
             return heard
 
     run(Session(INFO, SCRIPT, {}), Garbled(mouth, [("asking", "mumble")]), Captions(out),
-        Journal(), mouth)
+        MemoryJournal(), mouth)
     assert out.getvalue().lower().count("didn't catch that") == 1
