@@ -58,31 +58,6 @@ def test_free_text_is_a_free_grammar():
     assert g.free and g.matches("Agent Sparrow")
 
 
-def test_a_long_dice_phrase_needs_more_confidence_than_a_one_word_control():
-    from narrator.voice.asr import Heard
-    from narrator.voice.listener import judge
-
-    g = build(DICE, EVERY_WORD)
-    assert judge(Heard("next", 0.3, 0.0, phones=4), g, DICE) == "next"
-    assert judge(Heard("four and six", 0.3, 0.0, phones=11), g, DICE) is None
-    assert judge(Heard("four and six", 0.45, 0.0, phones=11), g, DICE) == "four and six"
-    assert judge(Heard("next", 0.45, 0.0, phones=4), g, None, speaking=True) is None
-
-
-def test_a_close_free_speech_agreement_rescues_a_low_phone_loop_score_but_not_while_speaking():
-    from narrator.voice.asr import Heard
-    from narrator.voice.listener import judge
-
-    g = build(DICE, EVERY_WORD)
-    assert judge(Heard("four and six", 0.1, 0.0, phones=11, agreement=0.7), g, DICE) == \
-        "four and six"
-    assert judge(Heard("four and six", 0.1, 0.0, phones=11, agreement=0.5), g, DICE) is None
-    speaking = build(None, EVERY_WORD, mode="reading")
-    assert speaking.speaking and not g.speaking
-    assert judge(Heard("pause", 0.1, 0.0, phones=3, agreement=1.0), speaking, None,
-                 speaking=True) is None
-
-
 def test_a_phrase_is_complete_when_no_longer_phrase_goes_on_from_it():
     g = build(Expectation(Line("ask"), (AcceptDice(12, 1, 3),)), EVERY_WORD)
     for done in ("help", "next track please", "go back please", "go to track seven",

@@ -96,16 +96,17 @@ def read_pcm(path: Path, max_seconds: float = MAX_SECONDS) -> bytes:
 
 
 def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
-              denoise: bool = True) -> dict:
+              denoise: bool = True, mode: str = "asking") -> dict:
     """One clip's JSON record: file, text heard, command (or None), confidence, whether the
     session would read it back first (``sure`` False), ms; or file and error.
 
-    With ``denoise`` the clip goes through a fresh Denoiser first, as the microphone does."""
+    With ``denoise`` the clip goes through a fresh Denoiser first, as the microphone does;
+    ``mode`` is the session's ("asking", "reading", "paused", "confirming")."""
     try:
         pcm = read_pcm(path)
     except BadAudio as exc:
         return {"file": str(path), "error": str(exc)}
-    grammar = grammars.build(expectation, recognizer.known)
+    grammar = grammars.build(expectation, recognizer.known, mode=mode)
     denoiser = make_denoiser(denoise)
     if denoiser is not None:
         pcm = denoiser.clean(pcm[:len(pcm) - len(pcm) % (2 * STEP)])
@@ -113,7 +114,7 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
     begin = time.perf_counter()
     heard = decode(recognizer, grammar, pcm)
     ms = (time.perf_counter() - begin) * 1000
-    said = decide(heard, grammar, expectation, recognizer.name)
+    said = decide(heard, grammar, expectation, recognizer.name, mode=mode)
     return {"file": str(path), "text": heard.text,
             "command": command_of(said.meaning) if said else None,
             "confidence": heard.confidence, "sure": bool(said and said.sure),

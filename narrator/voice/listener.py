@@ -24,6 +24,7 @@ microphone is read and dropped. When the engine asked for cannot load, the next 
 
 from __future__ import annotations
 
+import difflib
 import queue
 import sys
 import threading
@@ -43,11 +44,12 @@ MIN_CONFIDENCE_SPEAKING = 0.5
 MIN_AGREEMENT = 0.6         # pocketsphinx, with a free-speech decoding of the same audio
 LONG_PHONES = 6
 #: the confidence a phrase needs to count, by engine (pocketsphinx: see ``sphinx_passes``)
-ACCEPT_AT = {"whisper": 0.22, "vosk": 0.25}
+ACCEPT_AT = {"whisper": 0.12, "vosk": 0.25}
 SURE_AT = 0.6               # under it, a result is read back before it counts
-NEAR_AT = 0.02              # a rejected phrase this close was meant for the narrator
+NEAR_AT = 0.09              # a rejected phrase this close was meant for the narrator
 SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
 SHORT_WORDS = 3             # ... of at most this many words, was too
+ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
 
@@ -73,13 +75,16 @@ def passes(heard: Heard, engine: str, speaking: bool = False) -> bool:
 
 
 def explained_by(echo: str, heard: Heard) -> bool:
-    """Whether what was heard is a run of the narrator's own words (its voice heard back)."""
+    """Whether what was heard is nearly a run of the narrator's own words (its voice heard
+    back): at least ECHO_MATCH alike, letter by letter, to some stretch of ``echo``."""
     said = normalise(heard.free or heard.text).split()
     spoken = normalise(echo).split()
     if not said or not spoken:
         return False
-    runs = {tuple(spoken[i:i + len(said)]) for i in range(len(spoken) - len(said) + 1)}
-    return tuple(said) in runs
+    text = " ".join(said)
+    stretches = (" ".join(spoken[i:i + len(said)])
+                 for i in range(max(1, len(spoken) - len(said) + 1)))
+    return any(difflib.SequenceMatcher(None, text, s).ratio() >= ECHO_MATCH for s in stretches)
 
 
 def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, *,

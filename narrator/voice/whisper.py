@@ -15,8 +15,10 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    and every transcript of the 5 that is legal.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
-   "Yes, but only after lunch." and cannot. The best candidate's margin under the transcript
-   gives the confidence, exp(margin / SCALE). Scoring cross-attends to the speech and one
+   "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
+   candidate's margin under the transcript, times how far it leads the best candidate that
+   says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
+   halved when the best transcript is not the phrase (a guess: read back before it counts). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
@@ -33,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from narrator.understand import normalise
+from narrator.understand import key, normalise
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
 
@@ -44,6 +46,8 @@ WINDOW = 15            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
+GUESSED = 0.5  # confidence × this when the best transcript is not the phrase: a guess
+TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
@@ -112,7 +116,6 @@ class Whisper:
         self.window = WINDOW
         self._tok = Tokenizer(self._model.hf_tokenizer, False, task="transcribe",
                               language="en")
-        self._ends = [self._tok.eot] + [self._tok.encode(p)[0] for p in ".!?"]
         self._grammar = None
         self._audio: list[bytes] = []
 
@@ -160,17 +163,23 @@ class Whisper:
         best = free[0] if free else ""
         if grammar is None or grammar.free or not best:
             return best, (1.0 if best else 0.0), best
-        legal = [normalise(t) for t in free if grammar.matches(t)]
-        if legal and legal[0] == normalise(best) and not _doubled(legal[0]):
-            return legal[0], 1.0, best
+        legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
+        if legal == [normalise(best)] and not _doubled(legal[0]):
+            return legal[0], 1.0, best  # the only legal transcript, and the best
         candidates = list(dict.fromkeys(legal + self._nearest(grammar, free)))
         if not candidates:
             return "", 0.0, best
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
-        top = int(np.argmax(scores[1:]))
-        margin = min(0.0, scores[1 + top] - scores[0])
-        return candidates[top], float(np.exp(margin / SCALE)), best
+        ranked = sorted(range(len(candidates)), key=lambda i: -scores[1 + i])
+        first = scores[1 + ranked[0]]
+        said = key(candidates[ranked[0]])  # a rival says something else, not "please pause"
+        second = max((scores[1 + i] for i in ranked if key(candidates[i]) != said),
+                     default=-np.inf)
+        fit = np.exp(min(0.0, first - scores[0]) / SCALE)
+        apart = 1.0 - np.exp(-(first - second) / TIE)
+        written = 1.0 if candidates[ranked[0]] == normalise(best) else GUESSED
+        return candidates[ranked[0]], float(fit * apart * written), best
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         phrases = _phrases(grammar)
@@ -184,9 +193,10 @@ class Whisper:
 
     @staticmethod
     def _forms(phrase: str) -> list[str]:
-        """A phrase as Whisper writes it: capitalised, and with its numbers in digits."""
+        """A phrase as Whisper writes it: capitalised, with a full stop or none, and with its
+        numbers in digits."""
         first = phrase[:1].upper() + phrase[1:]
-        return list(dict.fromkeys([first, digits(first)]))
+        return list(dict.fromkeys([first + ".", first, digits(first) + "."]))
 
     def _score(self, encoded: np.ndarray, head: list[int],
                texts: list[list[str]]) -> list[float]:
@@ -210,8 +220,7 @@ class Whisper:
             for (i, ids), result in zip(group, results):
                 steps = [_log_softmax(step) for step in result.logits[0][:length + 1]]
                 words = sum(float(steps[k][t]) for k, t in enumerate(ids))
-                end = float(np.logaddexp.reduce(steps[length][self._ends]))
-                best[i] = max(best[i], words + end)
+                best[i] = max(best[i], words + float(steps[length][self._tok.eot]))
         return best
 
 
