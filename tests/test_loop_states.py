@@ -388,3 +388,26 @@ def test_a_miss_the_ears_could_not_place_is_captioned_once():
     run(Session(INFO, SCRIPT, {}), Garbled(mouth, [("asking", "mumble")]), Captions(out),
         MemoryJournal(), mouth)
     assert out.getvalue().lower().count("didn't catch that") == 1
+
+
+def test_an_unsure_yes_confirms_a_read_back_only_when_heard_twice():
+    transcript, journal, session, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "yes", False), ("confirming", "yes", False)])
+    assert 'Heard "yes"? Say it again to be sure.' in transcript
+    assert journal.lines[-1] == Dice((3, 4)) and session.state.total == 7
+
+
+def test_an_unsure_no_heard_once_changes_nothing_and_plays_no_earcon():
+    _, journal, session, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "no", False), ("confirming", "yes")])
+    assert journal.lines[-1] == Dice((3, 4))
+    assert "unclear" not in mouth.earcons
+
+
+def test_an_unsure_quit_while_paused_keeps_the_pause():
+    transcript, _, _, _, ears, ended = play(
+        [("reading", "pause"), ("paused", "quit", False), ("paused", "resume"),
+         ("asking", "next")])
+    assert "Saved." not in transcript and [m for m, _ in ears.heard].count("paused") == 2

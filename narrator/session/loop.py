@@ -292,6 +292,8 @@ MISSED = "Didn't catch that."
 #: what the table can say over the narration that the shell acts on at once
 READING_CONTROLS = ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
                     "help")
+#: what changes the game or ends the session: acted on when unsure only if heard twice
+WEIGHTY = ("yes", "no", "back", "quit", "roll")
 #: controls that change how the narrator sounds
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
@@ -371,6 +373,7 @@ class Table:
         self._spoken = ("", "")  # the sentence said before and the one being said
         self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
         self._told: set[str] = set()  # the ears' notices already said
+        self._doubt: str | None = None  # an unsure weighty word heard once (see doubtful)
 
     @property
     def echo(self) -> str:
@@ -440,6 +443,11 @@ class Table:
         if isinstance(meaning, Unclear):
             return self.miss(heard, "asking")
         self.misses = 0
+        return [] if self.doubtful(heard) else self.take(heard)
+
+    def take(self, heard: Utterance) -> list[Said]:
+        """Act on what was understood (and not in doubt); what to say next."""
+        meaning = heard.meaning
         name = meaning.name if isinstance(meaning, Control) else None
         if name == "pause" and self._cues is not None:
             action, said = self.paused()
@@ -465,6 +473,22 @@ class Table:
             return [Said(f'"{outcome.control}" works when speech is on; text mode has nothing '
                          f'playing.', "info")]
         return said
+
+    def doubtful(self, heard: Utterance) -> bool:
+        """An unsure yes, no, go back, quit or roll acts only when heard twice in a row (a
+        short tone, such as an earcon heard back, can pass for "no"); the first time the
+        caption asks for it again."""
+        meaning = heard.meaning
+        word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
+        doubted, self._doubt = self._doubt, None
+        if heard.sure or word not in WEIGHTY or (isinstance(meaning, Word)
+                                                 and self.session.mode != "confirming"):
+            return False
+        if doubted == word:
+            return False
+        self._doubt = word
+        self.show(Said(f'Heard "{heard.text}"? Say it again to be sure.', "state"))
+        return True
 
     def miss(self, heard: Utterance, mode: str) -> list[Said]:
         """Not understood: typed input hears why; by voice the earcon and a caption (with why),
@@ -631,9 +655,11 @@ class Table:
             if name is None:
                 self.hold(heard)
                 continue
+            if self.doubtful(heard):
+                continue
             if not speak:
                 self.mouth.stop()  # type: ignore[union-attr]
-            return "acted", self.act(heard)
+            return "acted", self.take(heard)
 
     # ------------------------------------------------------------------ signals
 
