@@ -159,7 +159,10 @@ def test_each_mode_hears_only_its_controls():
 
 def test_a_word_choice_beats_a_control_with_the_same_words():
     assert understand("no", ask(AcceptWords(("yes", "no")))) == Word("no")
-    assert understand("no", DICE) == Control("no")
+    assert understand("no", DICE, "confirming") == Control("no")
+    assert isinstance(understand("no", DICE), Unclear)  # no yes/no question: not heard
+    assert not grammar(ask(AcceptWords(("heads", "tails")))).matches("yes")
+    assert not grammar(ask(AcceptNumber(1, 3))).matches("roll for me")  # nothing to roll
     assert understand("next phase", ask(AcceptWords(("next phase",)))) == Word("next phase")
 
 
@@ -205,3 +208,14 @@ def test_the_help_examples_are_understood_as_what_they_describe():
     assert describe(dice) == ['the faces of 2 8-sided dice, like "four and one", or "roll for me"']
     assert 'like "four, nine and two"' in describe(ask(AcceptDice(12, 3, 3)))[0]
     assert describe(dice, "paused") == []
+
+
+@pytest.mark.parametrize("transcript, phrase", [
+    ("Do 7 and 11.", "two seven and eleven"), ("Feds.", "heads"), ("Go back, please!", "go back please"),
+    ("Next.", "next"), ("tales", "tails"),
+])
+def test_nearest_finds_the_phrase_a_garbled_transcript_was_even_in_a_huge_grammar(transcript, phrase):
+    g = grammar(ask(AcceptDice(12, 1, 3), AcceptWords(("heads", "tails"))))
+    assert g.phrases() is None  # too many to list
+    found = g.nearest(transcript, limit=3)
+    assert found[0] == phrase and all(g.matches(p) for p in found)

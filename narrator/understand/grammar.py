@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from narrator.understand import template as t
 from narrator.understand.expect import Expectation
+from narrator.understand.nearest import nearest
 from narrator.understand.phrases import WAKE_WORD, is_free, phrases as live_phrases
 from narrator.understand.words import normalise
 
@@ -51,6 +52,14 @@ class Grammar:
             return None
         out = list(dict.fromkeys(" ".join(p) for p in t.enumerate_phrases(self.root)))
         return out if len(out) <= limit else None
+
+    def nearest(self, text: str, limit: int = 8) -> list[str]:
+        """Whole phrases near a free transcript, nearest first: the best of each live template
+        (for a recogniser that scores candidates, however large the grammar)."""
+        words = normalise(text).split()
+        if self.free or not words:
+            return []
+        return nearest(self.root, words, limit)
 
     def matches(self, text: str) -> bool:
         """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""

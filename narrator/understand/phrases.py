@@ -63,17 +63,18 @@ CONTROLS = (
     ControlPhrase("quieter", "quieter", "[speak] quieter | softer"),
     ControlPhrase("yes", "yes", "{yes}", False),
     ControlPhrase("no", "no", "{no}", False),
-    ControlPhrase("roll", "roll for me", "[you] (roll | flip) [for me | them | it | the dice]"),
+    ControlPhrase("roll", "roll for me", "[you] (roll | flip) [for me | them | it]"),
     ControlPhrase("goto", "go to track N", "[go to | goto | skip to | jump to | read] track {n}",
                   False),
     ControlPhrase("quit", "quit", "[save and] (quit | exit) | end [the] session", False),
 )
 CONTROL = {c.name: c for c in CONTROLS}
 
-#: which controls each mode hears, in the order "help" names them
+#: which controls each mode hears, in the order "help" names them ("yes" and "no" answer a
+#: read-back, or a question that lists them as words)
 LIVE_CONTROLS = {
     "asking": ("repeat", "back", "status", "help", "pause", "resume", "slower", "faster",
-               "goto", "quit", "next", "stop", "yes", "no", "roll", "louder", "quieter"),
+               "goto", "quit", "next", "stop", "roll", "louder", "quieter"),
     "reading": ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
                 "help"),
     "paused": ("resume", "repeat", "next", "back", "help", "quit", "stop"),
@@ -166,7 +167,9 @@ def phrases(expectation: Expectation | None, mode: str = "asking") -> list[Phras
         accepts = ()
     first = [Phrase(e, accept=a) for a in accepts if isinstance(a, AcceptWords)
              if (e := answer_expr(a)) is not None]
-    controls = [Phrase(control_expr(n, mode), control=n) for n in LIVE_CONTROLS[mode]]
+    dice = any(isinstance(a, AcceptDice) for a in accepts)
+    controls = [Phrase(control_expr(n, mode), control=n) for n in LIVE_CONTROLS[mode]
+                if n != "roll" or dice]  # "roll for me" only when dice are asked for
     rest = [Phrase(e, accept=a) for a in accepts if not isinstance(a, AcceptWords)
             if (e := answer_expr(a)) is not None]
     return first + controls + rest
