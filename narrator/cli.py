@@ -15,7 +15,8 @@ from narrator.rules.base import RulesInfo
 from narrator.script.loader import ScriptError, find_script, load_script
 from narrator.session.console import Captions, TextEars
 from narrator.session.journal import Journal, JournalError, inputs_of
-from narrator.session.loop import ReplayError, Session, run
+from narrator.session.game import ReplayError, Session
+from narrator.session.loop import run
 from narrator.session.resume import find_session, new_session_path, save_dir
 
 app = typer.Typer(help="Runs a tabletop game hands-free: reads its script aloud, listens for "

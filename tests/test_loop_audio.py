@@ -21,7 +21,8 @@ from audio_room import audio_room, missing_tools
 from narrator.events import Control, Utterance
 from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
-from narrator.session.loop import PAUSED, Session, run
+from narrator.session.game import Session
+from narrator.session.loop import PAUSED, run
 from narrator.settings import Settings
 from test_speak_audio import Recorder
 

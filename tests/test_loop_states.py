@@ -18,7 +18,8 @@ from narrator.events import Dice, Line, Number, Text, Unclear, Utterance
 from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
 from narrator.session.console import Captions
 from narrator.session import loop
-from narrator.session.loop import PAUSED, Session, run
+from narrator.session.game import Session
+from narrator.session.loop import PAUSED, run
 from narrator.understand import understand
 from test_session_loop import MemoryJournal
 from toy_game import INFO, SCRIPT, ToyRules

@@ -1,11 +1,12 @@
-"""The session loop: understanding, refusals that change nothing, confirmation, undo, replay."""
+"""The session loop over typed input: refusals that change nothing, confirmation, undo, replay."""
 
 import io
 
 from narrator.dice import Roller
 from narrator.events import Dice, Number
 from narrator.session.console import Captions, TextEars
-from narrator.session.loop import Session, run
+from narrator.session.game import Session
+from narrator.session.loop import run
 from toy_game import INFO, SCRIPT
 
 
