@@ -120,15 +120,10 @@ GAME_INPUTS = (Continue, Dice, Successes, Number, Word, Text)
 
 # --------------------------------------------------------------------------- controls
 
-CONTROLS = (
-    "pause", "resume", "stop", "next", "repeat", "back", "help", "status",
-    "slower", "faster", "yes", "no", "roll", "goto", "quit",
-)
-
-
 @message
 class Control:
-    """Something the app acts on itself; ``goto`` carries the track number in ``arg``."""
+    """Something the app acts on itself (the names are narrator.understand's controls);
+    ``goto`` carries the track number in ``arg``."""
 
     name: str
     arg: int | None = None

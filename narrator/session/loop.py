@@ -12,14 +12,13 @@ from typing import Any, Callable, Protocol
 from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
 from narrator.rules.base import Expectation
 from narrator.session.game import Session
-from narrator.understand import controls, describe
+from narrator.understand import controls, describe, live_controls
 
 PAUSED = "Paused. Say resume to go on."
 LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
 MISSED = "Didn't catch that."
 #: what the table can say over the narration that the shell acts on at once
-READING_CONTROLS = ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
-                    "help")
+READING_CONTROLS = live_controls("reading")
 #: what changes the game or ends the session: acted on when unsure only if heard twice
 WEIGHTY = ("yes", "no", "back", "quit", "roll")
 #: controls that change how the narrator sounds

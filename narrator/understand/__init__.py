@@ -20,11 +20,11 @@ from narrator.understand.expect import (
 )
 from narrator.understand.grammar import Grammar, grammar
 from narrator.understand.match import understand
-from narrator.understand.phrases import MODES, WAKE_WORD, is_command
+from narrator.understand.phrases import MODES, WAKE_WORD, is_command, live_controls
 from narrator.understand.words import key, lost_words, normalise, spoken
 
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
     "AcceptWords", "Expectation", "Grammar", "MODES", "WAKE_WORD", "controls", "describe",
-    "grammar", "is_command", "key", "lost_words", "normalise", "spoken", "understand",
+    "grammar", "is_command", "key", "live_controls", "lost_words", "normalise", "spoken", "understand",
 ]

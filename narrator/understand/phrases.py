@@ -84,6 +84,11 @@ LIVE_CONTROLS = {
 ANY_TIME = LIVE_CONTROLS["asking"][:10]
 
 
+def live_controls(mode: str) -> tuple[str, ...]:
+    """The names of the controls ``mode`` hears."""
+    return LIVE_CONTROLS[mode]
+
+
 @dataclass(frozen=True)
 class Phrase:
     """A template (``expr``) and what a match of it means: a control's name, or the Accept it
