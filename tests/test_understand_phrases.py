@@ -63,7 +63,8 @@ MEANS = {
     "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
 }
 #: in these moments "next" and "go on" are controls, not the game's Continue
-CONTROL_MOMENTS = {"The narrator reads": {"next": "next"}, "Paused": {"next": "next", "go on": "resume"}}
+CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},
+                   "Paused": {"next": "next", "go on": "resume"}}
 
 
 def readme_phrases() -> list[tuple[str, str]]:
@@ -211,10 +212,11 @@ def test_the_help_examples_are_understood_as_what_they_describe():
 
 
 @pytest.mark.parametrize("transcript, phrase", [
-    ("Do 7 and 11.", "two seven and eleven"), ("Feds.", "heads"), ("Go back, please!", "go back please"),
-    ("Next.", "next"), ("tales", "tails"),
+    ("Do 7 and 11.", "two seven and eleven"), ("Feds.", "heads"), ("Next.", "next"),
+    ("Go back, please!", "go back please"), ("tales", "tails"),
 ])
-def test_nearest_finds_the_phrase_a_garbled_transcript_was_even_in_a_huge_grammar(transcript, phrase):
+def test_nearest_finds_the_phrase_of_a_garbled_transcript_even_in_a_huge_grammar(transcript,
+                                                                                   phrase):
     g = grammar(ask(AcceptDice(12, 1, 3), AcceptWords(("heads", "tails"))))
     assert g.phrases() is None  # too many to list
     found = g.nearest(transcript, limit=3)

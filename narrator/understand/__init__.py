@@ -26,5 +26,6 @@ from narrator.understand.words import key, lost_words, normalise, spoken
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
     "AcceptWords", "Expectation", "Grammar", "MODES", "WAKE_WORD", "controls", "describe",
-    "grammar", "is_command", "key", "live_controls", "lost_words", "normalise", "spoken", "understand",
+    "grammar", "is_command", "key", "live_controls", "lost_words", "normalise", "spoken",
+    "understand",
 ]

@@ -47,7 +47,8 @@ def _answer(a) -> str:
             count = (f"{a.min_count}" if a.min_count == a.max_count
                      else f"{a.min_count} to {a.max_count}")
             what = f"the faces of {count} {a.sides}-sided dice, like \"{_dice_example(a)}\""
-        return what + (f', or "{CONTROL["roll"].label}"' if a.can_roll else " (the table rolls these)")
+        roll = f', or "{CONTROL["roll"].label}"' if a.can_roll else " (the table rolls these)"
+        return what + roll
     if isinstance(a, AcceptSuccesses):
         return f'a number of successes from 0 to {a.max}, like "three successes"'
     if isinstance(a, AcceptNumber):

@@ -35,7 +35,9 @@ class Grammar:
     @property
     def key(self) -> str:
         """A stable name for this grammar (recognisers cache compiled searches by it)."""
-        return "free" if self.free else "g" + hashlib.sha1(repr(self.root).encode()).hexdigest()[:12]
+        if self.free:
+            return "free"
+        return "g" + hashlib.sha1(repr(self.root).encode()).hexdigest()[:12]
 
     def jsgf(self) -> str:
         """The grammar in JSGF, for pocketsphinx."""

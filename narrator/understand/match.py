@@ -2,16 +2,18 @@
 
 ``understand(text, expectation, mode)`` reads the text against the live phrases (phrases.py) in
 groups: word choices, then controls, then the other answers; within a group an answer in range
-beats one out of range, then fewer skipped carriers, then the earlier phrase. Carrier words ("I rolled a ...", "please",
-"um") are skipped where a template does not use them, so "I rolled a four and a nine" and
-"Go back, please." read like the phrases they carry. A number outside what is legal is still
-read, so the reply can say why ("7 is not a face of a 6-sided die."). Nothing that is not a
-whole phrase changes the game.
+beats one out of range, then fewer skipped carriers, then the earlier phrase. Carrier words
+("I rolled a ...", "please", "um") are skipped where a template does not use them, so "I rolled
+a four and a nine" and "Go back, please." read like the phrases they carry. A number outside
+what is legal is still read, so the reply can say why ("7 is not a face of a 6-sided die.").
+Nothing that is not a whole phrase changes the game.
 """
 
 from __future__ import annotations
 
-from narrator.events import Continue, Control, Dice, GameInput, Number, Successes, Text, Unclear, Word
+from narrator.events import (
+    Continue, Control, Dice, GameInput, Number, Successes, Text, Unclear, Word,
+)
 from narrator.understand.expect import (
     AcceptDice,
     AcceptNumber,
@@ -73,12 +75,14 @@ def _meaning(phrase: Phrase, ordered: tuple, expectation: Expectation | None, sa
         return _dice(ordered, accept, said)
     if isinstance(accept, AcceptSuccesses):
         if caps["n"] > accept.max:
-            return Unclear(said, f"{caps['n']} successes is more than there are dice ({accept.max}).")
+            return Unclear(said, f"{caps['n']} successes is more than there are dice "
+                                 f"({accept.max}).")
         return Successes(caps["n"])
     assert isinstance(accept, AcceptNumber)
     n = caps["n"]
     if not accept.min <= n <= accept.max:
-        return Unclear(text, f"{n} is out of range: say a number from {accept.min} to {accept.max}.")
+        return Unclear(text, f"{n} is out of range: say a number from {accept.min} to "
+                             f"{accept.max}.")
     return Number(n)
 
 

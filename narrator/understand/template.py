@@ -279,7 +279,8 @@ def _reads(expr: Expr, words: list[str], i: int) -> Reads:
         reader = read_number if kind == "num" else _plural
         return _terminal(words, i, lambda j: [(e, ((expr[1], n),)) for e, n in reader(words, j)])
     if kind == "val":
-        return {(e, ((expr[1], expr[2]),) + c): s for (e, c), s in _reads(expr[3], words, i).items()}
+        found = _reads(expr[3], words, i).items()
+        return {(end, ((expr[1], expr[2]),) + caps): s for (end, caps), s in found}
     if kind == "opt":
         out = dict(_reads(expr[1], words, i))
         _add(out, i, (), 0)
