@@ -24,8 +24,9 @@ from narrator.voice.asr import RATE, Recognizer, decode
 from narrator.voice.denoise import STEP, make_denoiser
 from narrator.voice.listener import decide
 
-GAME_WORDS = ("heads", "tails", "merit", "pass", "curse", "boon")
-#: every command form: controls, "next", game words, up to 12 successes, 1 to 3 faces of a d12
+GAME_WORDS = ("yes", "no", "heads", "tails", "merit", "pass", "curse", "boon")
+#: every command form: controls, "next", game words (yes and no are heard only where a question
+#: lists them), up to 12 successes, 1 to 3 faces of a d12
 FULL = Expectation(Line("hear.any"), (AcceptContinue(), AcceptWords(GAME_WORDS),
                                       AcceptSuccesses(12), AcceptDice(12, 1, 3)))
 
