@@ -340,7 +340,10 @@ class Table:
         recording from where it was held."""
         assert self.mouth is not None
         held = current.audio is not None  # a recording keeps its place; speech starts again
-        self.mouth.pause() if held else self.mouth.stop()
+        if held:
+            self.mouth.pause()
+        else:
+            self.mouth.stop()
         action, said = self.paused(speak=not held)
         if action == "resume" and held:
             self.mouth.resume()
@@ -359,7 +362,7 @@ class Table:
         "repeat", or "acted" with what to say when an utterance acted (back, go to track).
         ``speak`` False (a recording is held): captions only until then."""
         self.state("paused")
-        tell = self.deliver if speak else (lambda said: [self.show(s) for s in said])
+        tell = self.deliver if speak else self.caption
         if self.mouth is not None and speak:
             self.mouth.say(Said(PAUSED, "state"))
             self._spoken = ("", PAUSED)
@@ -389,6 +392,11 @@ class Table:
             return "acted", self.take(heard)
 
     # ------------------------------------------------------------------ signals
+
+    def caption(self, said: list[Said]) -> None:
+        """Show without speaking (a recording is held)."""
+        for s in said:
+            self.show(s)
 
     def state(self, name: str) -> None:
         """Sound and show a state: reading, listening, paused."""
