@@ -163,7 +163,7 @@ def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None
     speech_power = float(np.mean(speech[loud] ** 2))
     noise_power = float(np.mean(noise ** 2))
     gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
-    mixed = np.clip(speech + gain * noise[:len(speech)], -1, 1)
+    mixed = np.clip(speech + gain * np.resize(noise, len(speech)), -1, 1)
     sf.write(out, mixed, RATE, subtype="PCM_16")
 
 

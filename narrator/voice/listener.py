@@ -32,7 +32,7 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Control, Text, Unclear, Utterance
-from narrator.understand import Expectation, normalise, understand
+from narrator.understand import WAKE_WORD, Expectation, normalise, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
@@ -93,6 +93,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     text = " ".join(heard.text.split())
     if not (text or heard.free) or (echo and explained_by(echo, heard)):
         return None
+    if wake and normalise(heard.free or text).split()[:1] != [WAKE_WORD]:
+        return None  # not said to the narrator
     if text and grammar.matches(text) and passes(heard, engine, grammar.speaking):
         spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
         meaning = understand(spoken, expectation, mode)  # Unclear says why (e.g. no such face)

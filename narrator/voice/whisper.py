@@ -18,7 +18,10 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
    says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
-   halved when the best transcript is not the phrase (a guess: read back before it counts). Scoring cross-attends to the speech and one
+   halved when the best transcript is not the phrase (a guess: read back before it counts),
+   and 0 when that transcript has more than 3 words beyond the phrase's (a long garbled
+   sentence of talk piles up many unlikely words and would otherwise lose to any short
+   phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
@@ -46,6 +49,7 @@ WINDOW = 15            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
+EXTRA_WORDS = 3  # a transcript this many words longer than the phrase is not the phrase
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase: a guess
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
@@ -178,8 +182,11 @@ class Whisper:
                      default=-np.inf)
         fit = np.exp(min(0.0, first - scores[0]) / SCALE)
         apart = 1.0 - np.exp(-(first - second) / TIE)
-        written = 1.0 if candidates[ranked[0]] == normalise(best) else GUESSED
-        return candidates[ranked[0]], float(fit * apart * written), best
+        chosen = candidates[ranked[0]]
+        written = 1.0 if chosen == normalise(best) else GUESSED
+        if len(normalise(best).split()) > len(chosen.split()) + EXTRA_WORDS:
+            written = 0.0  # the transcript says much more than the phrase: talk
+        return chosen, float(fit * apart * written), best
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         phrases = _phrases(grammar)
