@@ -4,6 +4,8 @@ narrator's own voice). Decoded results are given as ``Heard`` values: no audio h
 
 from __future__ import annotations
 
+import pytest
+
 from narrator.events import Control, Dice, Line, Text, Unclear
 from narrator.understand import AcceptDice, AcceptText, Expectation
 from narrator.voice.asr import Heard
@@ -82,3 +84,16 @@ def test_pocketsphinx_agreement_rescues_a_low_phone_loop_score_but_not_while_rea
     assert sphinx("four and six", 0.1, 11, agreement=0.7) == "four and six"
     assert sphinx("four and six", 0.1, 11, agreement=0.5) is None
     assert sphinx("pause", 0.1, 3, agreement=1.0, expectation=None, mode="reading") is None
+
+
+def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transcript():
+    from narrator.voice.whisper import choose
+
+    alone = choose(["pause"], [-1.0], -1.0, "pause")[1]
+    assert alone == pytest.approx(1.0)
+    rival = choose(["pass", "pause"], [-1.7, -2.0], -1.7, "pass")[1]
+    same = choose(["tails", "tail"], [-1.7, -2.0], -1.7, "tails")[1]
+    assert rival < 0.2 < same == pytest.approx(1.0)  # "tail" says what "tails" says
+    assert choose(["heads"], [-1.0], -1.0, "feds")[1] == pytest.approx(0.5)  # a guess
+    assert choose(["no successes"], [-3.0], -9.0, "no success is again this dice hates me") \
+        == ("no successes", 0.0)

