@@ -8,6 +8,7 @@ the order the matcher tries them: word choices, then controls, then the other an
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from narrator.understand.expect import (
     Accept,
@@ -99,6 +100,7 @@ class Phrase:
     accept: Accept | None = None
 
 
+@lru_cache(maxsize=None)
 def control_expr(name: str, mode: str = "asking") -> Expr:
     """The expression of one control in ``mode``, its track number tagged ``n``."""
     control = CONTROL[name]
@@ -172,9 +174,9 @@ def phrases(expectation: Expectation | None, mode: str = "asking") -> list[Phras
         accepts = ()
     first = [Phrase(e, accept=a) for a in accepts if isinstance(a, AcceptWords)
              if (e := answer_expr(a)) is not None]
-    dice = any(isinstance(a, AcceptDice) for a in accepts)
+    rolling = any(isinstance(a, AcceptDice) for a in accepts)
     controls = [Phrase(control_expr(n, mode), control=n) for n in LIVE_CONTROLS[mode]
-                if n != "roll" or dice]  # "roll for me" only when dice are asked for
+                if n != "roll" or rolling]  # "roll for me" only when dice are asked for
     rest = [Phrase(e, accept=a) for a in accepts if not isinstance(a, AcceptWords)
             if (e := answer_expr(a)) is not None]
     return first + controls + rest
@@ -187,6 +189,7 @@ def is_free(expectation: Expectation | None, mode: str = "asking") -> bool:
 
 
 def continues(expectation: Expectation | None) -> bool:
+    """Whether "next" goes on now (the game only waits)."""
     return expectation is not None and any(isinstance(a, AcceptContinue)
                                            for a in expectation.accepts)
 
