@@ -22,6 +22,7 @@ from narrator.events import Control, Utterance
 from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import Session
+from narrator.session.console import LiveEars
 from narrator.session.loop import PAUSED, run
 from narrator.settings import Settings
 from test_speak_audio import Recorder
@@ -104,14 +105,14 @@ def test_pause_said_over_track_1_stops_the_reading_and_resume_starts_it_again(tm
                         "rate=16000"], env={**os.environ, **env}, check=True,
                        capture_output=True, timeout=30)
         monkeypatch.setenv("PULSE_SOURCE", f"{TABLE}.monitor")
-        ears = make_ears(Settings(input_device="pulse"))
+        ears = LiveEars(make_ears(Settings(input_device="pulse")))  # as a voice session has
         monkeypatch.setenv("PULSE_SOURCE", env["PULSE_SOURCE"])  # the room, for the recorder
         mouth = Speaker(Settings(output_device="pulse"))
         ending = Ending(ears)
         game = threading.Thread(target=run, args=(session, ending, captions, NoJournal(), mouth),
                                 daemon=True)
         try:
-            assert ears.wait_ready(120), "the recogniser did not load"
+            assert ears.voice.wait_ready(120), "the recogniser did not load"
             with Recorder() as room:
                 game.start()
                 started = captions.wait_for("Track 1: Introduction", 0, 20)
@@ -127,7 +128,7 @@ def test_pause_said_over_track_1_stops_the_reading_and_resume_starts_it_again(tm
                 quiet_to = time.monotonic()
                 said_resume = say_at_table(resume, env)
                 again = captions.wait_for(cut, said_resume - 1.5, HEARD_WITHIN)
-                assert again is not None, f"resume was not heard: {captions.shown[-3:]}, last heard {ears.last}"
+                assert again is not None, f"resume was not heard: {captions.shown[-3:]}"
                 time.sleep(3)
             loud = room.loud_times()
         finally:

@@ -9,6 +9,7 @@ passage last read. (The same loop over real audio: tests/test_loop_audio.py.)
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -279,12 +280,12 @@ def test_with_a_microphone_a_line_typed_is_taken_as_typed():
     import os
     import threading
 
-    from narrator.session.console import TextEars, TypingToo
+    from narrator.session.console import LiveEars, TextEars
 
     read, write = os.pipe()
     keyboard = TextEars(os.fdopen(read), echo=False)
     mic = Ears(Mouth(), [("asking", "well I think we should")])
-    ears = TypingToo(mic, keyboard)
+    ears = LiveEars(mic, keyboard)
     expectation = Session(RulesInfo(Named(), "Toy", "asks a name"), SCRIPT, {}).expectation
     spoken = ears.listen(expectation)
     assert spoken.engine == "whisper"  # the microphone is heard meanwhile
@@ -412,3 +413,66 @@ def test_an_unsure_quit_while_paused_keeps_the_pause():
         [("reading", "pause"), ("paused", "quit", False), ("paused", "resume"),
          ("asking", "next")])
     assert "Saved." not in transcript and [m for m, _ in ears.heard].count("paused") == 2
+
+
+class DecodingEars(Ears):
+    """Ears that take a while over every utterance, as a recogniser decoding the narrator's own
+    voice does; ``decoding`` is set meanwhile."""
+
+    decode = 0.1
+
+    def __init__(self, mouth, script):
+        super().__init__(mouth, script)
+        self.decoding = False
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        self.decoding = True
+        time.sleep(self.decode)
+        self.decoding = False
+        return super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+
+
+class TimedMouth(Mouth):
+    """Speaks each sentence for 30 ms; notes whether the ears were decoding
+    when it was asked to say the next one."""
+
+    def __init__(self):
+        super().__init__()
+        self.ears = None
+        self.said_while_decoding = 0
+        self.until = 0.0
+
+    def say(self, said):
+        super().say(said)
+        self.until = time.monotonic() + 0.03
+        self.said_while_decoding += bool(self.ears and self.ears.decoding)
+
+    @property
+    def is_speaking(self):
+        return time.monotonic() < self.until
+
+    def tick(self):
+        pass
+
+
+def test_the_reading_goes_on_while_the_microphone_decodes():
+    from narrator.session.console import LiveEars
+
+    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
+    mouth = TimedMouth()
+    mouth.ears = DecodingEars(mouth, [("reading", "three"), ("asking", "quit")])
+    session = Session(rules, SCRIPT, {})
+    journal = MemoryJournal()
+    live = LiveEars(mouth.ears)
+    try:
+        run(session, live, Captions(io.StringIO()), journal, mouth)
+    finally:
+        live.close()
+    assert mouth.said_while_decoding >= 2
+    assert journal.lines[0] == Number(3)  # said over the narration, taken at the question
+
+    waited = TimedMouth()
+    waited.ears = DecodingEars(waited, [("reading", "three"), ("asking", "quit")])
+    run(Session(rules, SCRIPT, {}), waited.ears, Captions(io.StringIO()), MemoryJournal(),
+        waited)
+    assert waited.said_while_decoding == 0  # without it, each sentence waits for a decoding

@@ -1,4 +1,5 @@
-"""Text mode: utterances typed on stdin, captions printed with rich; and typing beside voice."""
+"""Text mode: utterances typed on stdin, captions printed with rich; the microphone in a thread
+of its own, with typing beside it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
 from narrator.understand import understand
 
-KEYBOARD_POLL = 0.2  # seconds of listening between looks at the keyboard
+MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
 
@@ -61,34 +62,57 @@ class TextEars:
         return iter(self._stream.readline, "")
 
 
-class TypingToo:
-    """Voice ears with the keyboard beside them: a line typed (and Enter) is taken as typed at
-    any moment, so a table can always type a name, or anything, rather than say it."""
+class LiveEars:
+    """The microphone heard in a thread of its own, so a decoding never holds up the reading,
+    with the keyboard beside it (when given): a line typed (and Enter) is taken as typed at any
+    moment, so a table can always type a name, or anything, rather than say it.
 
-    def __init__(self, voice: Any, keyboard: TextEars) -> None:
+    Each ``listen`` says what is expected now; the microphone thread listens for that. An
+    utterance heard for a question that is no longer asked is dropped."""
+
+    def __init__(self, voice: Any, keyboard: TextEars | None = None) -> None:
         self.voice = voice
         self.keyboard = keyboard
-        self._typed: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, name="keyboard", daemon=True).start()
+        self._heard: queue.Queue[tuple[Any, Any]] = queue.Queue()
+        self._want: tuple[Expectation, str, str] | None = None
+        self._wanted = threading.Event()
+        self._closed = threading.Event()
+        threading.Thread(target=self._hear, name="microphone", daemon=True).start()
+        if keyboard is not None:
+            threading.Thread(target=self._read, name="keyboard", daemon=True).start()
+
+    def _hear(self) -> None:
+        self._wanted.wait()
+        while not self._closed.is_set() and self._want is not None:
+            expectation, mode, echo = self._want
+            started = time.monotonic()
+            heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
+            if heard is not None:
+                self._heard.put((heard, expectation))
+            else:  # ears that return at once (an ended source) are not asked in a busy loop
+                self._closed.wait(MIC_STEP - (time.monotonic() - started))
 
     def _read(self) -> None:
+        assert self.keyboard is not None
         for line in self.keyboard.lines():
-            self._typed.put(line)
+            self._heard.put((line, None))
 
     def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
                timeout: float | None = None) -> Utterance | None:
+        self._want = (expectation, mode, echo)
+        self._wanted.set()
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            try:
-                return self.keyboard.typed(self._typed.get_nowait(), expectation, mode)
-            except queue.Empty:
-                pass
-            step = KEYBOARD_POLL if deadline is None else min(KEYBOARD_POLL,
-                                                             deadline - time.monotonic())
-            if step <= 0:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
                 return None
-            heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=step)
-            if heard is not None:
+            try:
+                heard, under = self._heard.get(timeout=left)
+            except queue.Empty:
+                return None
+            if isinstance(heard, str) and self.keyboard is not None:
+                return self.keyboard.typed(heard, expectation, mode)
+            if under == expectation:
                 return heard
 
     @property
@@ -101,6 +125,7 @@ class TypingToo:
         return getattr(self.voice, "notice", None)
 
     def close(self) -> None:
+        self._closed.set()
         close = getattr(self.voice, "close", None)
         if close is not None:
             close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from narrator.session.console import TextEars, TypingToo
+from narrator.session.console import LiveEars, TextEars
 from narrator.session.loop import Ears, Mouth
 from narrator.settings import Settings
 
@@ -21,9 +21,9 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars,
     if voice:
         from narrator.voice.listener import make_ears
         try:
-            ears = make_ears(settings)
-            if settings.listen_mode != "push":  # push-to-talk's Enter key owns the keyboard
-                ears = TypingToo(ears, text_ears)
+            # push-to-talk's Enter key owns the keyboard
+            ears = LiveEars(make_ears(settings),
+                            text_ears if settings.listen_mode != "push" else None)
         except Exception as exc:  # any failure to open a microphone must not end the game
             print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
                   f"what you would say and press Enter.", file=sys.stderr)
