@@ -476,3 +476,35 @@ def test_the_reading_goes_on_while_the_microphone_decodes():
     run(Session(rules, SCRIPT, {}), waited.ears, Captions(io.StringIO()), MemoryJournal(),
         waited)
     assert waited.said_while_decoding == 0  # without it, each sentence waits for a decoding
+
+
+class HeardBack:
+    """Microphone ears that hear (after, text) utterances in turn, each ending ``after``
+    seconds after the one before, the moment they return it."""
+
+    def __init__(self, heard):
+        self.heard = list(heard)
+        self.ended_at = None
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if not self.heard:
+            time.sleep(timeout or 0)
+            return None
+        after, text = self.heard.pop(0)
+        time.sleep(after)
+        self.ended_at = time.monotonic()
+        return Utterance(text, understand(text, expectation, mode), 0.5, "whisper", False)
+
+
+def test_what_ends_while_our_own_earcon_sounds_is_not_taken_for_the_table():
+    from narrator.session.console import LiveEars
+
+    expectation = Session(INFO, SCRIPT, {}).expectation
+    mic = HeardBack([(0.1, "no"), (1.0, "help")])
+    ears = LiveEars(mic)
+    try:
+        ears.cued("listening")
+        heard = ears.listen(expectation, timeout=3)
+    finally:
+        ears.close()
+    assert heard is not None and heard.text == "help"  # "no" ended with the earcon: dropped

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import sys
+from collections import deque
 import threading
 import time
 from typing import Any, Iterator, TextIO
@@ -14,8 +15,10 @@ from rich.console import Console
 from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
 from narrator.understand import understand
+from narrator.voice.earcons import earcon_seconds
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
+CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the earcon heard
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
 
@@ -77,6 +80,7 @@ class LiveEars:
         self._want: tuple[Expectation, str, str] | None = None
         self._wanted = threading.Event()
         self._closed = threading.Event()
+        self._cues: deque[tuple[float, float]] = deque(maxlen=8)  # when earcons sounded
         threading.Thread(target=self._hear, name="microphone", daemon=True).start()
         if keyboard is not None:
             threading.Thread(target=self._read, name="keyboard", daemon=True).start()
@@ -87,10 +91,21 @@ class LiveEars:
             expectation, mode, echo = self._want
             started = time.monotonic()
             heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
-            if heard is not None:
+            if heard is not None and not self._our_cue():
                 self._heard.put((heard, expectation))
             else:  # ears that return at once (an ended source) are not asked in a busy loop
                 self._closed.wait(MIC_STEP - (time.monotonic() - started))
+
+    def cued(self, name: str) -> None:
+        """Earcon ``name`` plays now: what the microphone hears ending with it is the earcon
+        (a recogniser takes a short tone for "no" or "help"), not the table."""
+        now = time.monotonic()
+        self._cues.append((now, now + earcon_seconds(name) + CUE_TAIL))
+
+    def _our_cue(self) -> bool:
+        """Whether the utterance just heard ended while an earcon played (or just after)."""
+        ended = getattr(self.voice, "ended_at", None)
+        return ended is not None and any(start <= ended <= end for start, end in self._cues)
 
     def _read(self) -> None:
         assert self.keyboard is not None

@@ -34,7 +34,8 @@ class Ears(Protocol):
     ``mode`` is "asking", "reading", "paused" or "confirming"; ``echo`` is what the narrator is
     saying (and just said), so its own words are not taken for a command. None: nothing came
     before ``timeout``, or the input ended. Ears that load may also have ``ready`` (False
-    while loading) and ``notice`` (news for the table, such as another engine in use).
+    while loading) and ``notice`` (news for the table, such as another engine in use); ears
+    that can hear the earcons have ``cued(name)``, called as each one plays.
     """
 
     def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
@@ -405,8 +406,12 @@ class Table:
             self.show(Said(STATE_CAPTIONS[name], "state"))
 
     def cue(self, name: str) -> None:
+        """Play earcon ``name``, and tell ears that can hear it (``cued``) that it is ours."""
         if self._cues is not None:
             self._cues.earcon(name)
+            heard_back = getattr(self.ears, "cued", None)
+            if heard_back is not None:
+                heard_back(name)
 
 
 STATE_CAPTIONS = {"reading": "[reading]", "listening": "[listening]", "paused": PAUSED}

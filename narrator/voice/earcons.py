@@ -31,6 +31,11 @@ def _note(freq: float, seconds: float, samplerate: int) -> np.ndarray:
     return (LEVEL * fade * np.sin(2 * np.pi * freq * t)).astype(np.float32)
 
 
+def earcon_seconds(name: str) -> float:
+    """How long earcon ``name`` sounds."""
+    return sum(seconds for _, seconds in EARCONS[name])
+
+
 def earcon(name: str, samplerate: int) -> np.ndarray:
     """The mono samples of earcon ``name`` at ``samplerate``; KeyError names the known ones."""
     if name not in EARCONS:
