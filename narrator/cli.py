@@ -33,7 +33,8 @@ Speech = typer.Option(None, "--speak/--quiet",
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
 Model = typer.Option(None, "--model", help="A model folder for the engine (see narrator models).")
 Denoise = typer.Option(None, "--denoise/--no-denoise",
-                       help="Take a noisy room's noise out of the microphone (RNNoise; default on).")
+                       help="Take a noisy room's noise out of the microphone (RNNoise, for "
+                            "pocketsphinx and vosk; default on).")
 #: the speech and device settings a session may override: (setting, type, option)
 DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
     ("voice", str, typer.Option(None, "--voice", help="Speech voice (see narrator voices).")),

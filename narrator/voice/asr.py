@@ -50,6 +50,7 @@ class Heard:
 
 class Recognizer(Protocol):
     name: str
+    denoise: bool  # whether it hears better after noise suppression (RNNoise)
 
     def known(self, word: str) -> bool:
         """Whether ``word`` is in the recogniser's dictionary."""
@@ -104,6 +105,7 @@ class PocketSphinx:
     language model, nor while the narrator speaks: then the phone loop alone judges)."""
 
     name = "pocketsphinx"
+    denoise = True
 
     def __init__(self) -> None:
         from pocketsphinx import Decoder, get_model_path
@@ -205,6 +207,7 @@ class Vosk:
     """Kaldi via vosk, restricted to the grammar's words plus ``[unk]``."""
 
     name = "vosk"
+    denoise = True
 
     def __init__(self, model: Path) -> None:
         import vosk

@@ -101,14 +101,15 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
     """One clip's JSON record: file, text heard, command (or None), confidence, whether the
     session would read it back first (``sure`` False), ms; or file and error.
 
-    With ``denoise`` the clip goes through a fresh Denoiser first, as the microphone does;
+    With ``denoise`` the clip goes through a fresh Denoiser first, as the microphone does
+    (not for Whisper, which hears raw audio better);
     ``mode`` is the session's ("asking", "reading", "paused", "confirming")."""
     try:
         pcm = read_pcm(path)
     except BadAudio as exc:
         return {"file": str(path), "error": str(exc)}
     grammar = grammars.build(expectation, recognizer.known, mode=mode)
-    denoiser = make_denoiser(denoise)
+    denoiser = make_denoiser(denoise and getattr(recognizer, "denoise", True))
     if denoiser is not None:
         pcm = denoiser.clean(pcm[:len(pcm) - len(pcm) % (2 * STEP)])
         denoiser.close()

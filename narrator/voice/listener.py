@@ -189,7 +189,7 @@ class Ears:
                 return None
             if frame is None or not self.ready:
                 continue
-            if self.denoiser is not None:
+            if self.denoiser is not None and getattr(self.recognizer, "denoise", True):
                 frame = self.denoiser.clean(frame)
             heard = self._hear(frame, expectation, mode, echo)
             if heard is not None:

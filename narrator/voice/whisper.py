@@ -101,6 +101,7 @@ class Whisper:
     """The default backend (see the module docstring)."""
 
     name = "whisper"
+    denoise = False  # RNNoise's artefacts cost Whisper more than the noise does
 
     def __init__(self, model: str | None = None, threads: int = 2) -> None:
         path = model_dir(model)
