@@ -18,6 +18,7 @@ from narrator.understand import understand
 from narrator.voice.earcons import earcon_seconds
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
+CLOSE_WAIT = 30.0  # seconds to let a decoding finish before the microphone is closed
 CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the earcon heard
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
@@ -81,13 +82,16 @@ class LiveEars:
         self._wanted = threading.Event()
         self._closed = threading.Event()
         self._cues: deque[tuple[float, float]] = deque(maxlen=8)  # when earcons sounded
-        threading.Thread(target=self._hear, name="microphone", daemon=True).start()
+        self._microphone = threading.Thread(target=self._hear, name="microphone", daemon=True)
+        self._microphone.start()
         if keyboard is not None:
             threading.Thread(target=self._read, name="keyboard", daemon=True).start()
 
     def _hear(self) -> None:
         self._wanted.wait()
-        while not self._closed.is_set() and self._want is not None:
+        while not self._closed.is_set():
+            if self._want is None:
+                return
             expectation, mode, echo = self._want
             started = time.monotonic()
             heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
@@ -140,7 +144,10 @@ class LiveEars:
         return getattr(self.voice, "notice", None)
 
     def close(self) -> None:
+        """Stop listening, then close the microphone (not while it is being read: a crash)."""
         self._closed.set()
+        self._wanted.set()
+        self._microphone.join(timeout=CLOSE_WAIT)
         close = getattr(self.voice, "close", None)
         if close is not None:
             close()
