@@ -159,3 +159,33 @@ def test_with_no_speech_the_earcons_still_sound_in_the_room():
             cues.close()
     assert len(loud) >= earcon_seconds("listening") / 0.02 * 0.5, "the earcon was heard"
     assert loud.min() > played_at - 0.05 and loud.max() < played_at + 1.0
+
+
+def test_a_voice_session_with_speech_reads_takes_typed_next_and_quits_cleanly(tmp_path):
+    """`narrator play --input voice` with speech on: the microphone hears the narrator, an
+    earcon sounds as the first sentence starts, typing goes on beside the microphone; the
+    session skips to the question and saves on quit (it crashed in PortAudio before)."""
+    import sys
+
+    with audio_room() as env:
+        game = subprocess.Popen(
+            [sys.executable, "-m", "narrator", "play", "slow-burn", "--input", "voice",
+             "--engine", "pocketsphinx", "--save-dir", str(tmp_path)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, **env, "NARRATOR_CONFIG": str(tmp_path / "config.yaml"),
+                 "NARRATOR_CACHE": str(tmp_path / "cache")})
+        try:
+            time.sleep(10)
+            game.stdin.write("next\n")
+            game.stdin.flush()
+            time.sleep(10)
+            game.stdin.write("quit\n")
+            game.stdin.flush()
+            out = game.communicate(timeout=60)[0]
+        finally:
+            game.kill()
+    assert game.returncode == 0, out[-3000:]
+    assert "Track 1: Introduction" in out and "Saved." in out
+    question = out.index("Is this your first session")
+    assert out.index("> next") < question
+    assert "If you've already created characters" not in out  # the rest of Track 1: skipped
