@@ -24,4 +24,4 @@ def transcript(game: str) -> str:
     if result.returncode != 0:
         raise AssertionError(f"narrator play {game} failed:\n{result.stderr}")
     return "\n".join(line for line in result.stdout.splitlines()
-                     if not line.startswith("Session saved:")) + "\n"
+                     if not line.startswith("Session saved")) + "\n"

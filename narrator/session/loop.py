@@ -12,6 +12,7 @@ from typing import Any, Callable, Protocol
 from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
 from narrator.rules.base import Expectation
 from narrator.session.game import Session
+from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls
 
 PAUSED = "Paused. Say resume to go on."
@@ -83,7 +84,8 @@ def run(session: Session, ears: Ears, show: Callable[[Said], None], journal: Any
     """Play until the game ends or someone says quit. Returns True when the game ended.
 
     ``journal`` has ``append(input)`` and ``append_undo()``; each is called (and is durable)
-    before the session acts on the input. ``cues`` plays the earcons when there is no mouth.
+    before the session acts on the input; one that raises ``JournalWriteError`` is said and
+    the input is not acted on. ``cues`` plays the earcons when there is no mouth.
     """
     return Table(session, ears, show, journal, mouth, cues).run(first)
 
@@ -187,12 +189,15 @@ class Table:
             return self.adjust(name)
         outcome = self.session.hear(heard)
         said = outcome.said
-        if outcome.record is not None:
-            self.journal.append(outcome.record)
-            said = said + self.session.commit()
-        elif outcome.undo:
-            self.journal.append_undo()
-            said = self.session.undo()
+        try:
+            if outcome.record is not None:
+                self.journal.append(outcome.record)
+                said = said + self.session.commit()
+            elif outcome.undo:
+                self.journal.append_undo()
+                said = self.session.undo()
+        except JournalWriteError as exc:  # not kept, so not acted on: the game stays where it was
+            said, outcome.control = [Said(str(exc), "reject")], "unclear"
         if outcome.control == "quit":
             raise _Quit(heard)
         if outcome.control in ("accepted", "unclear"):
