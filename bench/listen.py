@@ -25,6 +25,7 @@ import argparse
 import resource
 import statistics
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -118,6 +119,8 @@ def main() -> None:
     parser.add_argument("--voices", default="all")
     parser.add_argument("--set", choices=["bench", "tune"], default="bench")
     parser.add_argument("--latency", type=int, default=40, help="clips timed through the Ears")
+    parser.add_argument("--timing-only", action="store_true",
+                        help="only latency, idle CPU and memory")
     parser.add_argument("--out", type=Path, default=Path("/tmp/narrator-bench-clips"))
     parser.add_argument("--no-denoise", dest="denoise", action="store_false")
     args = parser.parse_args()
@@ -130,6 +133,13 @@ def main() -> None:
     print(f"engine {rec.name}{' (' + notice + ')' if notice else ''}; {len(items)} phrases x "
           f"{len(voices)} voices x {len(CONDITIONS)} conditions; {len(talk)} lines of talk; "
           f"noise suppression {'on' if args.denoise else 'off'}")
+    if not args.timing_only:
+        accuracy(rec, items, voices, talk, args)
+    timing(rec, items, voices, args)
+
+
+def accuracy(rec, items, voices, talk, args) -> None:
+    """Print accuracy per voice and condition, and how much table talk is taken."""
     right: dict[tuple[str, str], list[bool]] = defaultdict(list)
     unread_wrong = 0
     decode_ms: list[float] = []
@@ -150,7 +160,8 @@ def main() -> None:
     print(f"{'all voices':<22}" + "".join(
         f"{percent(sum(sum(right[(c[0], v)]) for v in voices), len(items) * len(voices)):>9}"
         for c in CONDITIONS))
-    print(f"wrong and taken without a read-back: {unread_wrong}")
+    print(f"wrong and taken without a read-back: {unread_wrong}; decoding alone p50 "
+          f"{statistics.median(decode_ms):.0f} ms, p95 {np.percentile(decode_ms, 95):.0f} ms")
     any_cmd = unread = heard_talk = 0
     for cond, snr in (("clean", None), ("10 dB", 10)):
         for i, line in enumerate(talk):
@@ -167,6 +178,10 @@ def main() -> None:
                       f"{'' if r['sure'] else ' (read back)'}")
     print(f"table talk: {percent(any_cmd, heard_talk)} of {heard_talk} taken as any command; "
           f"{unread} as a game input without a read-back")
+
+
+def timing(rec, items, voices, args) -> None:
+    """Print end of speech to decision, idle CPU and peak memory."""
     timed = items[::max(1, len(items) // args.latency)][:args.latency]
     lat = [ms for prompt, phrase, exp, mode in timed
            for ms in [latency(rec, clips.make_clip(args.out / "pink", phrase, phrase, voices[0]),
@@ -175,8 +190,7 @@ def main() -> None:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     p50, p95 = (statistics.median(lat), float(np.percentile(lat, 95))) if lat else (0, 0)
     print(f"end of speech to decision: p50 {p50:.0f} ms, p95 {p95:.0f} ms ({len(lat)} clips, "
-          f"{voices[0]}); decoding alone p50 {statistics.median(decode_ms):.0f} ms, "
-          f"p95 {np.percentile(decode_ms, 95):.0f} ms")
+          f"{voices[0]})")
     print(f"idle listening: {cpu:.1%} of one core; peak resident memory {rss:.0f} MB")
 
 
