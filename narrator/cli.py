@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from narrator.rules.base import RulesInfo
     from narrator.script.model import Script
     from narrator.session.journal import Journal
-    from narrator.session.loop import Session
+    from narrator.session.game import Session
 
 
 def plain_output(argv: list[str] = sys.argv) -> bool:
@@ -66,9 +66,10 @@ Confirm = typer.Option(None, "--confirm/--no-confirm",
 Speech = typer.Option(None, "--speak/--quiet",
                       help="Speak aloud, or captions only (default: speak with voice input).")
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
-Model = typer.Option(None, "--model", help="A vosk model folder (see narrator models).")
+Model = typer.Option(None, "--model", help="A model folder for the engine (see narrator models).")
 Denoise = typer.Option(None, "--denoise/--no-denoise",
-                       help="Take a noisy room's noise out of the microphone (RNNoise; default on).")
+                       help="Take a noisy room's noise out of the microphone (RNNoise, for "
+                            "pocketsphinx and vosk; default on).")
 #: the speech and device settings a session may override: (setting, type, option)
 DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
     ("voice", str, typer.Option(None, "--voice", help="Speech voice (see narrator voices).")),
@@ -79,7 +80,7 @@ DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
     ("input_device", str, typer.Option(None, "--input-device",
                                        help="Microphone (see narrator devices).")),
     ("engine", str, typer.Option(None, "--engine",
-                                 help="Recogniser: pocketsphinx (built in) or vosk.")),
+                                 help="Recogniser: whisper (default), pocketsphinx (light) or vosk.")),
     ("model", str, Model),
     ("listen_mode", str, typer.Option(None, "--listen",
                                       help="open (always listening), wake (start with 'narrator') "
@@ -163,17 +164,21 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
     if input_mode not in ("voice", "text"):
         fail("--input is voice or text")
     captions = Captions(plain=plain_output())
-    ears, mouth = TextEars(captions=captions), None
+    ears, mouth, cues = TextEars(captions=captions), None, None
     if input_mode == "voice" or speech:
         from narrator.session.devices import open_devices
-        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears,
-                                   _settings(**devices))
+        settings = _settings(**devices)
+        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears, settings)
+        if mouth is None and input_mode == "voice":  # --quiet keeps the earcons
+            from narrator.voice.earcons import make_cues
+            cues = make_cues(settings)
     try:
-        ended = run(session, ears, captions, journal, mouth, first)
+        ended = run(session, ears, captions, journal, mouth, first, cues)
     finally:
         journal.close()
-        if mouth is not None:
-            mouth.close()
+        for device in (mouth, cues):
+            if device is not None:
+                device.close()
         if hasattr(ears, "close"):
             ears.close()
     if not ended:
@@ -191,7 +196,7 @@ def play(game: str = typer.Argument(..., help="A game (see narrator games), or t
     """Start a new session of GAME (a built-in or your own game, or a script path)."""
     from narrator.dice import Roller
     from narrator.session.journal import Journal
-    from narrator.session.loop import Session
+    from narrator.session.game import Session
     from narrator.session.resume import new_session_path, save_dir
     info, script, name = _game(game)
     options = _options(info, option)
@@ -213,7 +218,7 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
     from narrator.dice import Roller
     from narrator.rules.options import OptionError
     from narrator.session.journal import Journal, inputs_of
-    from narrator.session.loop import ReplayError, Session
+    from narrator.session.game import ReplayError, Session
     from narrator.session.resume import find_session, save_dir
     path, notes = find_session(save_dir(save), session_name)
     journal, loaded = Journal.reopen(path)
@@ -390,25 +395,31 @@ def render_tracks(game: str = typer.Argument(..., help="A game or a script path.
 
 
 @app.command()
-def hear(files: list[Path] = typer.Argument(..., help="WAV files, one utterance each."),
-         engine: str = typer.Option("pocketsphinx", "--engine", help="pocketsphinx or vosk."),
+def hear(files: list[Path] = typer.Argument(..., help="Sound files, one utterance each."),
+         engine: str = typer.Option("whisper", "--engine",
+                                    help="whisper, pocketsphinx or vosk."),
          game: Optional[str] = typer.Option(None, "--game", help="Listen for what GAME asks "
                                                                   "first (default: every command)."),
          model: Optional[str] = Model, denoise: Optional[bool] = Denoise,
          as_json: bool = typer.Option(False, "--json", help="One JSON line per file.")) -> None:
-    """What the recogniser hears in recorded clips, and the command it would act on."""
+    """What the recogniser hears in recorded clips, and the command it would act on. A file
+    that cannot be heard gets one error line; the others are still heard (exit status 1)."""
     import json
 
     from narrator.voice.asr import make_recognizer
     from narrator.voice.hear import hear_files
+    failed = False
     try:
-        records = hear_files(make_recognizer(engine, model), files, game, denoise is not False)
-        for r in records:
+        for r in hear_files(make_recognizer(engine, model), files, game, denoise is not False):
+            failed = failed or "error" in r
             typer.echo(json.dumps(r) if as_json else
+                       f"{r['file']}: error: {r['error']}" if "error" in r else
                        f"{r['file']}: {r['command'] or '-'} (heard {r['text']!r}, "
                        f"confidence {r['confidence']:.2f}, {r['ms']:.0f} ms)")
     except (KeyError, ValueError, RuntimeError) as exc:
         fail(str(exc))
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()
