@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from narrator.events import GAME_INPUTS, Dice, Line, Number, Word
 from narrator.rules.base import AcceptDice
 from narrator.rules.blades import INFO
-from narrator.voice.commands import understand
+from narrator.understand import understand
 from test_conformance import random_input
 
 RULES = INFO.rules

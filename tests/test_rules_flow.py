@@ -20,19 +20,19 @@ class S:
 STEPS = Steps()
 
 
-@STEPS.do("hello")
+@STEPS.action("hello")
 def _hello(s):
     return S(s.todo, s.log + ("hello",)), (Line("hi"),)
 
 
-@STEPS.ask("pick", lambda s, most: ask("ask.pick", AcceptNumber(1, most), most=most))
+@STEPS.question("pick", lambda s, most: ask("ask.pick", AcceptNumber(1, most), most=most))
 def _pick(s, given, most):
     if given.value == 2:
         raise Refused("reject.two", most=most)
     return push(S(s.todo, s.log + (given.value,)), ("bye",)), ()
 
 
-@STEPS.do("bye")
+@STEPS.action("bye")
 def _bye(s):
     return s, (Line("bye"),)
 
@@ -94,6 +94,6 @@ def test_check_passes_a_legal_answer(accepts, given):
 
 def test_a_step_declared_twice_is_an_error():
     steps = Steps()
-    steps.do("x")(lambda s: (s, ()))
+    steps.action("x")(lambda s: (s, ()))
     with pytest.raises(ValueError, match="'x' is declared twice"):
-        steps.do("x")(lambda s: (s, ()))
+        steps.action("x")(lambda s: (s, ()))

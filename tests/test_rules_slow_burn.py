@@ -10,7 +10,7 @@ from narrator.events import Continue, Dice, Line, Number, ReadTrack, Successes, 
 from narrator.rules.base import AcceptDice, AcceptNumber, AcceptSuccesses
 from narrator.rules.slow_burn import INFO
 from narrator.script.loader import find_script, load_script
-from narrator.voice.commands import understand
+from narrator.understand import understand
 from test_conformance import random_input
 
 RULES = INFO.rules

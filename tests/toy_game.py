@@ -9,55 +9,50 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from narrator.events import Line, ReadTrack
-from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, RulesInfo
-from narrator.rules.flow import REASONS, Flow, FlowRules, Refused, Steps, ask, push
+from narrator.events import Continue, Dice, Line, Number, ReadTrack
+from narrator.rules.base import (
+    AcceptContinue, AcceptDice, AcceptNumber, Expectation, RulesInfo, Step,
+)
 from narrator.script.model import Prompt, Script, Track, Where
-
-ROUNDS = 3
 
 
 @dataclass(frozen=True)
 class ToyState:
-    todo: tuple = (("ready",),)
     players: int = 0
     rounds: int = 0
     total: int = 0
+    read_rules: bool = False
 
 
-STEPS = Steps()
-
-
-@STEPS.ask("ready", lambda state: ask("ready", AcceptContinue()))
-def _ready(state, given):
-    return push(state, ("players",)), ()
-
-
-@STEPS.ask("players", lambda state: ask("players", AcceptNumber(2, 4)))
-def _players(state, given):
-    return push(replace(state, players=given.value), ("roll",)), (Line("welcome", {"n": given.value}),)
-
-
-@STEPS.ask("roll", lambda state: ask("roll", AcceptDice(6, 2, 2), n=state.rounds + 1))
-def _roll(state, given):
-    if given.faces[0] == given.faces[1]:
-        raise Refused("no_doubles")
-    state = replace(state, rounds=state.rounds + 1, total=state.total + sum(given.faces))
-    said = (Line("total", {"faces": list(given.faces), "total": state.total}),)
-    return (push(state, ("roll",)) if state.rounds < ROUNDS else state), said
-
-
-FLOW = Flow(STEPS, over=lambda state: Line("over"))
-
-
-class ToyRules(FlowRules):
-    flow = FLOW
+class ToyRules:
     name = "toy"
     script = "toy"
-    options = {"rounds": ROUNDS}
+    options = {"rounds": 3}
 
     def start(self, options):
-        return FLOW.start(ToyState(), ReadTrack("t1"))
+        return Step(ToyState(), (ReadTrack("t1"),))
+
+    def expects(self, state):
+        if not state.read_rules:
+            return Expectation(Line("ready"), (AcceptContinue(),))
+        if state.players == 0:
+            return Expectation(Line("players"), (AcceptNumber(2, 4),))
+        if state.rounds >= 3:
+            return Expectation(Line("over"), ())
+        return Expectation(Line("roll", {"n": state.rounds + 1}), (AcceptDice(6, 2, 2),))
+
+    def apply(self, state, given):
+        if isinstance(given, Continue) and not state.read_rules:
+            return Step(replace(state, read_rules=True))
+        if isinstance(given, Number) and state.players == 0:
+            return Step(replace(state, players=given.value), (Line("welcome", {"n": given.value}),))
+        if isinstance(given, Dice) and state.players:
+            if given.faces[0] == given.faces[1]:
+                return Step(state, rejected=Line("no_doubles"))
+            total = state.total + sum(given.faces)
+            return Step(replace(state, rounds=state.rounds + 1, total=total),
+                        (Line("total", {"faces": list(given.faces), "total": total}),))
+        return Step(state, rejected=Line("not_now"))
 
     def status(self, state):
         return (Line("status", {"rounds": state.rounds, "total": state.total}),)
@@ -78,7 +73,7 @@ SCRIPT = Script(
         roll="Round {n}: what did the two dice show?",
         total="You rolled {faces}; total {total}.",
         no_doubles="Doubles don't count; roll again.",
-        **{key: "Not now." for key in REASONS},
+        not_now="Not now.",
         status="{rounds} rounds played, total {total}.",
         over="Game over.",
     ),

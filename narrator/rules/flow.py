@@ -2,9 +2,9 @@
 
 A game declares its steps in a ``Steps`` table, each by name:
 
-* an **ask** step says what to ask and what answers it (``expect(state, *args) ->
+* a **question** says what to ask and what answers it (``expect(state, *args) ->
   Expectation``) and what an answer does (``answer(state, given, *args) -> (state, said)``);
-* a **do** step is done at once (``act(state, *args) -> (state, said)``): read a track, start a
+* an **action** is done at once (``act(state, *args) -> (state, said)``): read a track, start a
   round, settle a roll.
 
 The state is a frozen dataclass with a ``todo`` field: the queue of steps still to come, each a
@@ -54,7 +54,7 @@ class Do:
 
 
 class Steps:
-    """A game's table of steps, filled by the ``ask`` and ``do`` decorators."""
+    """A game's table of steps, filled by the ``question`` and ``action`` decorators."""
 
     def __init__(self) -> None:
         self.table: dict[str, Ask | Do] = {}
@@ -64,14 +64,14 @@ class Steps:
             raise ValueError(f"step {name!r} is declared twice")
         self.table[name] = step
 
-    def ask(self, name: str, expect: Callable[..., Expectation]):
+    def question(self, name: str, expect: Callable[..., Expectation]):
         """Declare the decorated ``answer(state, given, *args)`` as question ``name``."""
         def register(answer: Callable[..., Out]):
             self._add(name, Ask(expect, answer))
             return answer
         return register
 
-    def do(self, name: str):
+    def action(self, name: str):
         """Declare the decorated ``act(state, *args)`` as step ``name``, done at once."""
         def register(act: Callable[..., Out]):
             self._add(name, Do(act))
@@ -97,7 +97,7 @@ class Flow:
         self.over = over
 
     def run(self, state: Any) -> Out:
-        """Do every ``do`` step at the front of the queue, up to the next question or the end."""
+        """Do every action at the front of the queue, up to the next question or the end."""
         said: tuple[Say, ...] = ()
         while state.todo and isinstance(self.steps[state.todo[0][0]], Do):
             name, *args = state.todo[0]

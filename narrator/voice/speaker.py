@@ -155,12 +155,13 @@ class Speaker:
 
     def earcon(self, name: str) -> None:
         """Play a short cue now ("listening", "unclear", "accepted"), over any speech."""
-        if self._dead:
-            return
-        try:
-            self._player.cue(lambda rate: make_earcon(name, rate))
-        except (sd.PortAudioError, ValueError) as exc:
-            self._fail(f"sound output failed ({exc}); {DEVICE_HINT}")
+        with self._cond:  # the worker may be opening the stream: one at a time, or a crash
+            if self._dead or self._closed:
+                return
+            try:
+                self._player.cue(lambda rate: make_earcon(name, rate))
+            except (sd.PortAudioError, ValueError) as exc:
+                self._fail(f"sound output failed ({exc}); {DEVICE_HINT}")
 
     def close(self) -> None:
         """Stop and release the device."""
@@ -229,7 +230,8 @@ class Speaker:
 
     def _run(self) -> None:
         try:
-            self._player.check(keep=True)
+            with self._cond:
+                self._player.check(keep=True)
         except (sd.PortAudioError, ValueError) as exc:
             self._fail(f"sound output failed ({exc}); {DEVICE_HINT}")
         while (item := self._next()) is not None:

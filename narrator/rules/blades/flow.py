@@ -24,7 +24,7 @@ def question(ask: str, prompt: Callable[[State], Line],
              accepts: Callable[[State], tuple[Accept, ...]]):
     """Declare the decorated ``answer(state, given)`` as step ``ask``: it asks ``prompt(state)``
     and takes any of ``accepts(state)``."""
-    return STEPS.ask(ask, lambda state: Expectation(prompt(state), accepts(state)))
+    return STEPS.question(ask, lambda state: Expectation(prompt(state), accepts(state)))
 
 
 def step(state: State, *say: Say) -> Out:

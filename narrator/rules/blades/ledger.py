@@ -63,7 +63,7 @@ def _stress_change(state: State, given) -> Out:
     return step(state, *said)
 
 
-@STEPS.ask("trauma", lambda s, index: ask("ask.trauma", AcceptWords(TRAUMAS),
+@STEPS.question("trauma", lambda s, index: ask("ask.trauma", AcceptWords(TRAUMAS),
                                            name=s.crew[index].name))
 def _trauma(state: State, given, index: int) -> Out:
     if given.word in state.crew[index].traumas:

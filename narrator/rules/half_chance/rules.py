@@ -79,7 +79,7 @@ class HalfChance(FlowRules):
                              ("swap", self._on_swap), ("trim", self._on_trim)):
             table[what] = (self._card_question(what), self._card_step(what, answer))
         for what, (expect, answer) in table.items():
-            steps.ask(what, expect)(answer)
+            steps.question(what, expect)(answer)
         return Flow(steps, over=lambda state: line("ask.over"))
 
     def start(self, options: Mapping[str, Any]) -> Step:

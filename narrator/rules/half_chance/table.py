@@ -43,7 +43,7 @@ class Table:
     def set(self, **changes) -> None:
         self.s = replace(self.s, **changes)
 
-    def ask(self, what: str, player: int = 0, purpose: str = "") -> None:
+    def question(self, what: str, player: int = 0, purpose: str = "") -> None:
         self.set(todo=(Ask(what, player, purpose),))
 
     def card(self, name: str) -> Card:
@@ -80,7 +80,7 @@ class Table:
     def play_for(self, player: int, purpose: str) -> None:
         """Play a Wander (turn) or an Encounter, else an owned Condition, else draw one."""
         if self.s.physical:
-            self.ask("play", player, purpose)
+            self.question("play", player, purpose)
             return
         options = playable(self.deck, self.s, player, purpose)
         if not options or self.card(options[0]).kind == "condition":
@@ -88,7 +88,7 @@ class Table:
         if len(options) == 1:
             self.play(player, options[0], purpose)
         elif options:
-            self.ask("play", player, purpose)
+            self.question("play", player, purpose)
         else:
             self.draw_condition(player, purpose)
 
@@ -104,7 +104,7 @@ class Table:
     def draw_condition(self, player: int, purpose: str) -> None:
         """Draw a Condition (the table names it with physical cards) and follow it."""
         if self.s.physical:
-            self.ask("drawn", player, purpose)
+            self.question("drawn", player, purpose)
             return
         name = self.take("condition_deck", "condition_discard", "Condition")
         if name is None:
@@ -145,7 +145,7 @@ class Table:
             if len(others) == 1:
                 self.call(player, others[0])
             elif others:
-                self.ask("call", player)
+                self.question("call", player)
             else:
                 self.say("call.nobody")
                 self.after_step()
@@ -166,7 +166,7 @@ class Table:
         """Ask which card when there is a choice; do it at once when there is one."""
         player = self.s.top.player
         if len(options) > 1:
-            self.ask(what, player)
+            self.question(what, player)
             return
         if options:
             act(player, options[0])
@@ -185,7 +185,7 @@ class Table:
         if self.card(frame.card).steps[frame.pos].end:
             self.finish_card()
         else:
-            self.ask("flip", frame.player)
+            self.question("flip", frame.player)
 
     def flip(self, flip: str) -> None:
         """Move down to the next instruction that matches the flip; those passed are lost."""
@@ -208,7 +208,7 @@ class Table:
             if self.s.physical:
                 self.say("swap.physical", player=frame.player)
             elif self.s.hand(frame.player) and (self.s.deck or self.s.discard):
-                self.ask("swap", frame.player)
+                self.question("swap", frame.player)
                 return
         self.resume()
 
@@ -290,7 +290,7 @@ class Table:
         start = next((i for i, p in enumerate(order) if p >= self.s.turn), 0)
         for player in order[start:] + order[:start]:
             if len(self.s.hand(player)) + len(self.s.owned(player)) > HAND:
-                self.ask("trim", player)
+                self.question("trim", player)
                 return
         self.next_turn()
 
@@ -305,4 +305,4 @@ class Table:
             self.set(todo=())
             return
         after = [p for p in alive if p > self.s.turn]
-        self.ask("next", after[0] if after else alive[0])
+        self.question("next", after[0] if after else alive[0])

@@ -65,7 +65,7 @@ def _ask_help(s):
                allies=[s.team.members[i].name for i in _allies(s)])
 
 
-@STEPS.ask("help", _ask_help)
+@STEPS.question("help", _ask_help)
 def _help(s, given):
     n = 0 if isinstance(given, Continue) else given.value
     allies = _allies(s)
@@ -84,14 +84,14 @@ def _ask_helper(s):
     return ask("help.which", AcceptNumber(1, len(names)), choices=choices(names))
 
 
-@STEPS.ask("helper", _ask_helper)
+@STEPS.question("helper", _ask_helper)
 def _helper(s, given: Number):
     chosen = _allies(s)[given.value - 1]
     s = _set(s, helpers=_conflict(s).helpers + (chosen,))
     return s, (Line("help.joins", {"name": s.team.members[chosen].name}),)
 
 
-@STEPS.do("plan")
+@STEPS.action("plan")
 def _plan(s, level):
     """The Narrator throws first, then each helper in turn, then the Narrator's other dice
     (Call for Help)."""
@@ -141,7 +141,7 @@ def _read_die(c: Conflict, given) -> Die:
     return Die("curse", given.number or 10)  # a d10's 0 is its ten
 
 
-@STEPS.ask("die", _ask_die)
+@STEPS.question("die", _ask_die)
 def _die(s, given, level):
     c = _conflict(s)
     throw = c.plan[len(c.dice)]
@@ -212,7 +212,7 @@ def _ask_after(s, *_):
     return ask(key, words("risk", "recount"), NEXT, result=charts.best(c.dice), heat=heat)
 
 
-@STEPS.ask("after_roll", _ask_after)
+@STEPS.question("after_roll", _ask_after)
 def _after(s, given, level):
     c = _conflict(s)
     if isinstance(given, Continue):
@@ -245,7 +245,7 @@ def _ask_no_dice(s, *_):
     return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING, name=name)
 
 
-@STEPS.ask("no_dice", _ask_no_dice)
+@STEPS.question("no_dice", _ask_no_dice)
 def _no_dice(s, given, level):
     c = _conflict(s)
     if isinstance(given, Word):
@@ -264,7 +264,7 @@ def _ask_stayed(s):
     return ask("fall.stayed", AcceptNumber(0, heat - 1), heat=heat)
 
 
-@STEPS.ask("heat_stayed", _ask_stayed)
+@STEPS.question("heat_stayed", _ask_stayed)
 def _stayed(s, given: Number):
     return push(_set(s, stayed=given.value), ("heat_total",)), ()
 
@@ -275,7 +275,7 @@ def _ask_total(s):
     return ask("fall.total", AcceptNumber(fallen, 6 * fallen), fallen=fallen)
 
 
-@STEPS.ask("heat_total", _ask_total)
+@STEPS.question("heat_total", _ask_total)
 def _total(s, given: Number):
     c = _conflict(s)
     score = charts.heat_fall_score(given.value, c.stayed)

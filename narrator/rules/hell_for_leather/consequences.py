@@ -33,7 +33,7 @@ def _result(s: State) -> tuple[str, int, int]:
     return result, total, c.roller
 
 
-@STEPS.do("score")
+@STEPS.action("score")
 def _score(s):
     c = s.conflict
     t = c.team
@@ -117,7 +117,7 @@ def _curse(s: State, total: int, bearer: int):
     return s, say, steps
 
 
-@STEPS.do("extra_trauma")
+@STEPS.action("extra_trauma")
 def _extra_trauma(s, t, bearer):
     """Traumas from the Excess chart: the bearer takes it or passes it to a teammate."""
     alive = s.teams[t].alive()
@@ -133,7 +133,7 @@ def _ask_trauma_who(s, t, bearer):
                choices=choices(names))
 
 
-@STEPS.ask("trauma_who", _ask_trauma_who)
+@STEPS.question("trauma_who", _ask_trauma_who)
 def _trauma_who(s, given: Number, t, *_):
     return push(s, ("trauma", t, s.teams[t].alive()[given.value - 1])), ()
 
@@ -152,7 +152,7 @@ def drive_name(level: int) -> str:
     return DRIVE[level]
 
 
-@STEPS.do("trauma")
+@STEPS.action("trauma")
 def _trauma(s, t, m):
     """Trauma: Drive -1, a flashback about the Why, the wounded narrates the consequences,
     then the team's Heat drops 2 (minimum 2). A Trauma at Drive 0 is R.I.P."""
@@ -184,7 +184,7 @@ def _ask_narrate(s, key, name, detail, extra):
                adversary=adversary(s) if s.finale is None else "")
 
 
-@STEPS.ask("narrate", _ask_narrate)
+@STEPS.question("narrate", _ask_narrate)
 def _narrate(s, given, *_):
     return s, ()
 
@@ -208,7 +208,7 @@ def goal_buyable(s: State) -> bool:
     return team.vp >= GOAL_PRICE and team.done < len(team.goals)
 
 
-@STEPS.ask("buy_goal", _ask_buy)
+@STEPS.question("buy_goal", _ask_buy)
 def _buy(s, given):
     if isinstance(given, Continue):
         return s, ()
@@ -226,7 +226,7 @@ def _ask_reward(s, t):
     return ask("goal.reward", words("heat", "heal"), heat=s.teams[t].heat)
 
 
-@STEPS.ask("goal_reward", _ask_reward)
+@STEPS.question("goal_reward", _ask_reward)
 def _reward(s, given, t):
     team = s.teams[t]
     if given.word == "heat":
@@ -248,7 +248,7 @@ def _ask_heal(s, t):
                choices=choices([team.members[i].name for i in _hurt(team)]))
 
 
-@STEPS.ask("heal_who", _ask_heal)
+@STEPS.question("heal_who", _ask_heal)
 def _heal_who(s, given: Number, t):
     return heal(s, t, _hurt(s.teams[t])[given.value - 1])
 
@@ -262,7 +262,7 @@ def heal(s: State, t: int, m: int):
 # --------------------------------------------------------------------------- end of the turn
 
 
-@STEPS.do("end_turn")
+@STEPS.action("end_turn")
 def _end_turn(s):
     """The Narrator Cup passes clockwise on the Active Team and the team roles switch; in co-op
     only the Narrator changes (Selecting a Narrator; Co-Op Rules)."""

@@ -29,7 +29,7 @@ def _setf(s: State, **changes) -> State:
     return replace(s, finale=replace(_f(s), **changes))
 
 
-@STEPS.do("reach_objective")
+@STEPS.action("reach_objective")
 def _objective(s, t):
     """The first team to reach the Objective: every unspent VP is discarded, the Hunters are
     recalled, and the winners get (Goal Target - the losers' Goals) rewards (Rewards)."""
@@ -62,7 +62,7 @@ def _ask_reward(s, t, n, count):
                team=s.teams[t].name, rival=s.teams[1 - t].name)
 
 
-@STEPS.ask("reward", _ask_reward)
+@STEPS.question("reward", _ask_reward)
 def _reward(s, given, t, *_):
     rival = 1 - t
     say: list = []
@@ -95,7 +95,7 @@ def _ask_pick(s, t, what):
                choices=choices([team.members[i].name for i in pool]))
 
 
-@STEPS.ask("reward_pick", _ask_pick)
+@STEPS.question("reward_pick", _ask_pick)
 def _pick(s, given: Number, t, what):
     team = s.teams[t]
     pool = _hurt(team) if what == "heal" else _woundable(team)
@@ -114,7 +114,7 @@ def _ask_coop(s):
     return ask("coop.finale", words("storm", "fight"))
 
 
-@STEPS.ask("coop_finale", _ask_coop)
+@STEPS.question("coop_finale", _ask_coop)
 def _coop(s, given):
     alive = s.team.alive()
     if given.word == "storm":
@@ -131,7 +131,7 @@ def _ask_alone(s):
     return ask("coop.alone", AcceptNumber(1, len(names)), choices=choices(names))
 
 
-@STEPS.ask("coop_alone", _ask_alone)
+@STEPS.question("coop_alone", _ask_alone)
 def _alone(s, given: Number):
     alive = s.team.alive()
     lone = alive[given.value - 1]
@@ -153,7 +153,7 @@ def _sides(s: State, first: list[int], second: list[int]) -> State:
 # --------------------------------------------------------------------------- rounds and turns
 
 
-@STEPS.do("finale_prep")
+@STEPS.action("finale_prep")
 def _prep(s):
     """Preparation: each Instinct's homework, then every contestant's entrance."""
     say = tuple(Line(f"finale.homework.{m.instinct}", {"name": m.name})
@@ -162,7 +162,7 @@ def _prep(s):
         Line("finale.begins", {"objective": s.objective}),) + say
 
 
-@STEPS.do("round")
+@STEPS.action("round")
 def _round(s):
     f = _f(s)
     s = replace(s, active=f.first)
@@ -185,7 +185,7 @@ def _ask_holder(s, role, t):
                choices=choices(names))
 
 
-@STEPS.ask("holder", _ask_holder)
+@STEPS.question("holder", _ask_holder)
 def _holder(s, given: Number, role, t):
     return set_team(s, t, cup=s.teams[t].alive()[given.value - 1]), ()
 
@@ -204,7 +204,7 @@ def _ask_intent(s):
     return ask("finale.defend_or_ditch", words("defend", "ditch"), victim=victim, **params)
 
 
-@STEPS.ask("f_intent", _ask_intent)
+@STEPS.question("f_intent", _ask_intent)
 def _intent(s, given):
     if isinstance(given, Continue) or given.word == "defend":
         return conflict.start(s, "finale", finale_level(s)), ()
@@ -221,7 +221,7 @@ def finale_level(s: State) -> int:
     return s.narrator.drive - allies - smaller
 
 
-@STEPS.do("finale_score")
+@STEPS.action("finale_score")
 def _finale_score(s):
     """Resolution: VP equal to or below the enemy's kills the roller; otherwise the narration
     stands and play passes to the other team, whose Cup moves clockwise from the third turn."""
@@ -242,13 +242,13 @@ def _finale_score(s):
     return push(s, ("f_intent",)), tuple(say)
 
 
-@STEPS.do("finale_fall")
+@STEPS.action("finale_fall")
 def _finale_fall(s):
     """Finale Heat: a fallen Heat kills the contestant whose turn it is."""
     return push(s, ("finale_death", s.active, s.team.cup)), (Line("finale.heat_fell"),)
 
 
-@STEPS.do("finale_death")
+@STEPS.action("finale_death")
 def _death(s, t, m):
     name = s.teams[t].members[m].name
     s = set_member(s, t, m, drive=RIP)
@@ -257,7 +257,7 @@ def _death(s, t, m):
                 ("round_reset", 1 - t)), (Line("finale.dead", {"name": name}),)
 
 
-@STEPS.do("round_reset")
+@STEPS.action("round_reset")
 def _reset(s, killer):
     """After a death every Heat goes back to 3 and all VP to 0; the killers tidy the story and
     open the next round. When one team is left, the Epilogue."""
@@ -278,6 +278,6 @@ def epilogue(s: State, t: int) -> State:
     return push(replace(s, active=t), *steps, ("won",))
 
 
-@STEPS.do("won")
+@STEPS.action("won")
 def _won(s):
     return replace(s, outcome="won", todo=()), (Line("over.won"),)

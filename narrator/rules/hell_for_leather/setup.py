@@ -28,7 +28,7 @@ def _ask_mode(s):
     return ask("setup.mode", words("teams", "co op", "coop"))
 
 
-@STEPS.ask("mode", _ask_mode)
+@STEPS.question("mode", _ask_mode)
 def _mode(s, given: Word):
     coop = given.word != "teams"
     n = 1 if coop else 2
@@ -44,7 +44,7 @@ def _ask_team_name(s, t):
     return ask("setup.team_name", AcceptText("team name"), letter=_letter(t))
 
 
-@STEPS.ask("team_name", _ask_team_name)
+@STEPS.question("team_name", _ask_team_name)
 def _team_name(s, given: Text, t):
     return set_team(s, t, name=given.text.strip()), ()
 
@@ -55,7 +55,7 @@ def _ask_team_size(s, t):
     return ask("setup.team_size", AcceptNumber(1, 3), team=s.teams[t].name)
 
 
-@STEPS.ask("team_size", _ask_team_size)
+@STEPS.question("team_size", _ask_team_size)
 def _team_size(s, given: Number, t):
     members = tuple(Contestant(name="") for _ in range(given.value))
     return set_team(s, t, members=members), ()
@@ -65,7 +65,7 @@ def _ask_goal_target(s):
     return ask("setup.goal_target", AcceptNumber(1, 12), NEXT, standard=DEFAULT_GOAL_TARGET)
 
 
-@STEPS.ask("goal_target", _ask_goal_target)
+@STEPS.question("goal_target", _ask_goal_target)
 def _goal_target(s, given):
     target = DEFAULT_GOAL_TARGET if isinstance(given, Continue) else given.value
     return replace(s, goal_target=target), (Line("setup.goal_target_set", {"target": target}),)
@@ -75,7 +75,7 @@ def _ask_objective(s):
     return ask("setup.objective", AcceptText("objective"))
 
 
-@STEPS.ask("objective", _ask_objective)
+@STEPS.question("objective", _ask_objective)
 def _objective(s, given: Text):
     return replace(s, objective=given.text.strip()), ()
 
@@ -84,12 +84,12 @@ def _ask_source(s, t):
     return ask("setup.source", AcceptText("source"), team=s.teams[t].name)
 
 
-@STEPS.ask("source", _ask_source)
+@STEPS.question("source", _ask_source)
 def _source(s, given: Text, t):
     return set_team(s, t, source=given.text.strip()), ()
 
 
-@STEPS.do("goal_list")
+@STEPS.action("goal_list")
 def _goal_list(s):
     """Goals are named last first; with two teams each names the other's, alternating, Team A
     first (Goals)."""
@@ -108,7 +108,7 @@ def _ask_goal(s, t, slot):
     return ask("setup.goal", AcceptText("goal"), by=s.teams[1 - t].name, **params)
 
 
-@STEPS.ask("goal", _ask_goal)
+@STEPS.question("goal", _ask_goal)
 def _goal(s, given: Text, t, slot):
     goals = list(s.teams[t].goals)
     goals[slot] = given.text.strip()
@@ -118,7 +118,7 @@ def _goal(s, given: Text, t, slot):
 CONTESTANT_FIELDS = ("name", "who", "hobbies", "why", "instinct")
 
 
-@STEPS.do("roster")
+@STEPS.action("roster")
 def _roster(s):
     steps = [("contestant", field, t, m) for t, team in enumerate(s.teams)
              for m in range(len(team.members)) for field in CONTESTANT_FIELDS]
@@ -134,13 +134,13 @@ def _ask_contestant(s, field, t, m):
     return ask(f"setup.{field}", AcceptText(field), name=name)
 
 
-@STEPS.ask("contestant", _ask_contestant)
+@STEPS.question("contestant", _ask_contestant)
 def _contestant(s, given, field, t, m):
     value = given.word if isinstance(given, Word) else given.text.strip()
     return set_member(s, t, m, **{field: value}), ()
 
 
-@STEPS.do("begin")
+@STEPS.action("begin")
 def _begin(s):
     """Drive starts at 1 for all; with the exams option (Appendix B) each team's contestant 1
     has a spare Drive circle and Team A starts with 1 Victory Point."""

@@ -19,7 +19,7 @@ STORM_HEAT = 5
 STORM_BASE_GOALS = 2
 
 
-@STEPS.do("storm_begin")
+@STEPS.action("storm_begin")
 def _begin(s, t):
     count = STORM_BASE_GOALS + len(s.teams[t].members)
     s = replace(s, active=t, storming=True, conflict=None, dilemma=False)
@@ -32,14 +32,14 @@ def _ask_goal(s, n):
     return ask("storm.goal", AcceptText("goal"), n=n + 1, count=len(s.team.goals))
 
 
-@STEPS.ask("storm_goal", _ask_goal)
+@STEPS.question("storm_goal", _ask_goal)
 def _goal(s, given: Text, n):
     goals = list(s.team.goals)
     goals[n] = given.text.strip()
     return set_team(s, s.active, goals=tuple(goals)), ()
 
 
-@STEPS.do("storm_turn")
+@STEPS.action("storm_turn")
 def _turn(s):
     team = s.team
     if team.done >= len(team.goals):
@@ -51,7 +51,7 @@ def _turn(s):
         "narrator": s.narrator.name, "heat": team.heat, "goal": team.goals[team.done]}),)
 
 
-@STEPS.do("storm_score")
+@STEPS.action("storm_score")
 def _score(s):
     """Results as before (VP, Boon lowers the Heat), a Curse simply fails; then Heat +1."""
     c = s.conflict
@@ -71,7 +71,7 @@ def _score(s):
     return push(s, *steps, ("storm_next",)), tuple(say)
 
 
-@STEPS.do("storm_fall")
+@STEPS.action("storm_fall")
 def _fall(s):
     name = s.narrator.name
     s = set_member(s, s.active, s.team.cup, drive=RIP)
@@ -79,7 +79,7 @@ def _fall(s):
         Line("storm.heat_fell", {"name": name}),)
 
 
-@STEPS.do("storm_next")
+@STEPS.action("storm_next")
 def _next(s):
     """After every conflict the Heat rises by one and the Narrator Cup moves on."""
     s = add_heat(s, s.active, 1)

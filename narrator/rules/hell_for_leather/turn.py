@@ -24,7 +24,7 @@ def next_goal(s: State) -> str:
     return team.goals[team.done] if team.done < len(team.goals) else s.objective
 
 
-@STEPS.do("turn")
+@STEPS.action("turn")
 def _turn(s):
     s = replace(s, conflict=None, dilemma=False, dilemma_raised=False)
     team = s.team
@@ -55,7 +55,7 @@ def _ask_threat(s):
                heat=s.team.heat, adversary=adversary(s))
 
 
-@STEPS.ask("threat", _ask_threat)
+@STEPS.question("threat", _ask_threat)
 def _threat(s, given):
     if isinstance(given, Continue):
         return push(s, ("solution",)), ()
@@ -73,7 +73,7 @@ def _ask_dilemma(s):
     return ask("dilemma.ask", words("accept", "buy off"), team=s.team.name, vp=s.team.vp)
 
 
-@STEPS.ask("dilemma", _ask_dilemma)
+@STEPS.question("dilemma", _ask_dilemma)
 def _dilemma(s, given):
     if given.word == "accept":
         return _accept_dilemma(s)
@@ -95,7 +95,7 @@ def _ask_solution(s):
                narrator=s.narrator.name, goal=next_goal(s), adversary=adversary(s))
 
 
-@STEPS.ask("solution", _ask_solution)
+@STEPS.question("solution", _ask_solution)
 def _solution(s, given):
     if given.word == "veto":
         return push(s, ("solution",)), (Line("solution.veto", {"narrator": s.narrator.name}),)

@@ -32,28 +32,28 @@ class State:
 STEPS = Steps()
 
 
-@STEPS.do("rules")
+@STEPS.action("rules")
 def _rules(state: State):
     return push(state, ("ready",)), (ReadTrack("how"),)
 
 
-@STEPS.ask("ready", lambda state: ask("ask.ready", AcceptContinue()))
+@STEPS.question("ready", lambda state: ask("ask.ready", AcceptContinue()))
 def _ready(state: State, given: GameInput):
     return push(state, ("rounds",)), ()
 
 
-@STEPS.ask("rounds", lambda state: ask("ask.rounds", AcceptNumber(1, MAX_ROUNDS),
+@STEPS.question("rounds", lambda state: ask("ask.rounds", AcceptNumber(1, MAX_ROUNDS),
                                        most=MAX_ROUNDS))
 def _rounds(state: State, given):
     return push(replace(state, rounds=given.value), ("first",)), ()
 
 
-@STEPS.ask("first", lambda state: ask("ask.first", AcceptDice(6)))
+@STEPS.question("first", lambda state: ask("ask.first", AcceptDice(6)))
 def _first(state: State, given):
     return push(replace(state, face=given.faces[0]), ("guess",)), ()
 
 
-@STEPS.ask("guess", lambda state: ask("ask.guess", AcceptWords(("higher", "lower")),
+@STEPS.question("guess", lambda state: ask("ask.guess", AcceptWords(("higher", "lower")),
                                       face=state.face))
 def _guess(state: State, given):
     if (given.word, state.face) in (("higher", 6), ("lower", 1)):
@@ -61,7 +61,7 @@ def _guess(state: State, given):
     return push(replace(state, guess=given.word), ("roll",)), ()
 
 
-@STEPS.ask("roll", lambda state: ask("ask.roll", AcceptDice(6), guess=state.guess))
+@STEPS.question("roll", lambda state: ask("ask.roll", AcceptDice(6), guess=state.guess))
 def _roll(state: State, given):
     face = given.faces[0]
     right = face > state.face if state.guess == "higher" else face < state.face
@@ -72,7 +72,7 @@ def _roll(state: State, given):
     return push(state, ("guess",) if state.round < state.rounds else ("end",)), said
 
 
-@STEPS.do("end")
+@STEPS.action("end")
 def _end(state: State):
     return state, (Line("said.score", {"points": state.points, "rounds": state.rounds}),)
 

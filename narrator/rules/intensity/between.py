@@ -14,12 +14,12 @@ BETWEEN = ("scene", "rest", "heal", "add", "finish")
 HEAL_AWARD = {"damage": 1, "wound": 2}
 
 
-@STEPS.ask("round_end", lambda s: words("ask.round_end", ("round", "end")))
+@STEPS.question("round_end", lambda s: words("ask.round_end", ("round", "end")))
 def take_round_end(state: State, given: GameInput) -> Out:
     return go("round" if given.word == "round" else "scene_end", state)
 
 
-@STEPS.ask("between", lambda s: words("ask.between", BETWEEN))
+@STEPS.question("between", lambda s: words("ask.between", BETWEEN))
 def take_between(state: State, given: GameInput) -> Out:
     if given.word == "rest":
         chars = tuple(replace(c, traits=tuple(replace(t, tax=0) for t in c.traits))
@@ -37,7 +37,7 @@ def _healer(state: State, start: int) -> int | None:
                  if state.chars[i].hurt and not state.chars[i].fallen), None)
 
 
-@STEPS.do("heal")
+@STEPS.action("heal")
 def enter_heal(state: State) -> Out:
     first = _healer(state, 0)
     if first is None:
@@ -52,7 +52,7 @@ def _heal_words(state: State) -> tuple[tuple[str, ...], list[str]]:
     return keys, (["a wound"] if c.wounds else []) + [t.name for t in damaged]
 
 
-@STEPS.ask("heal.ask", lambda s: words("ask.heal", _heal_words(s)[0], name=s.chars[s.cursor].name,
+@STEPS.question("heal.ask", lambda s: words("ask.heal", _heal_words(s)[0], name=s.chars[s.cursor].name,
                                choices=_heal_words(s)[1]))
 def take_heal(state: State, given: GameInput) -> Out:
     i = state.cursor

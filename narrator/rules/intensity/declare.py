@@ -31,14 +31,14 @@ def _decl(state: State, **changes) -> State:
     return replace(state, decls=put(state.decls, i, replace(state.decls[i], **changes)))
 
 
-@STEPS.do("scene")
+@STEPS.action("scene")
 def enter_scene(state: State) -> Out:
     chars = tuple(replace(c, out=False) for c in state.chars)
     state = replace(state, chars=chars, scene=state.scene + 1, round=0)
     return go("round", state, Line("said.scene", {"scene": state.scene}))
 
 
-@STEPS.do("round")
+@STEPS.action("round")
 def enter_round(state: State) -> Out:
     n = len(state.chars)
     state = replace(state, round=state.round + 1, decls=(None,) * n, hands=(None,) * n,
@@ -49,7 +49,7 @@ def enter_round(state: State) -> Out:
     return go("declare", state, start)
 
 
-@STEPS.do("declare")
+@STEPS.action("declare")
 def enter_declare(state: State) -> Out:
     """The next character from ``cursor`` on who can act declares; then raising."""
     if state.cursor == 0 and not any(can_act(state, i) for i in range(len(state.chars))):
@@ -67,7 +67,7 @@ def _ask_target(state: State) -> Expectation:
                  choices=[state.chars[j].name for j in options] + [NOBODY])
 
 
-@STEPS.ask("target", _ask_target)
+@STEPS.question("target", _ask_target)
 def take_target(state: State, given: GameInput) -> Out:
     """A target starts the declaration; "nobody" sits the round out (no dice, no defence)."""
     i = state.cursor
@@ -78,7 +78,7 @@ def take_target(state: State, given: GameInput) -> Out:
     return go("intensity", replace(state, decls=put(state.decls, i, Declaration(target=j))))
 
 
-@STEPS.ask("intensity", lambda s: words("ask.intensity", tuple(LEVELS),
+@STEPS.question("intensity", lambda s: words("ask.intensity", tuple(LEVELS),
                                     name=s.chars[s.cursor].name))
 def take_intensity(state: State, given: GameInput) -> Out:
     state = _decl(state, level=LEVELS[given.word])
@@ -94,7 +94,7 @@ def _ask_trait(state: State) -> Expectation:
                  choices=[f"{c.traits[t].name} d{c.size(t)}" for t in c.usable()])
 
 
-@STEPS.ask("trait", _ask_trait)
+@STEPS.question("trait", _ask_trait)
 def take_trait(state: State, given: GameInput) -> Out:
     c = state.chars[state.cursor]
     return _declared(_decl(state, trait=next(t for t in c.usable()
@@ -115,14 +115,14 @@ def _raisers(state: State) -> tuple[int, ...]:
     return tuple(i for i, d in enumerate(state.decls) if d and d.level < max(LEVELS.values()))
 
 
-@STEPS.do("raise")
+@STEPS.action("raise")
 def enter_raise(state: State) -> Out:
     if not _raisers(state):
         return go("roll_all", state)
     return go("raise.ask", state)
 
 
-@STEPS.ask("raise.ask", lambda s: words("ask.raise", tuple(s.chars[i].key for i in _raisers(s))
+@STEPS.question("raise.ask", lambda s: words("ask.raise", tuple(s.chars[i].key for i in _raisers(s))
                                 + ("no",), choices=[s.chars[i].name for i in _raisers(s)]))
 def take_raise(state: State, given: GameInput) -> Out:
     if given.word == "no":
@@ -135,7 +135,7 @@ def _higher(state: State) -> tuple[str, ...]:
     return tuple(w for w, size in LEVELS.items() if size > state.decls[state.cursor].level)
 
 
-@STEPS.ask("raise_to", lambda s: words("ask.raise_to", _higher(s), name=s.chars[s.cursor].name,
+@STEPS.question("raise_to", lambda s: words("ask.raise_to", _higher(s), name=s.chars[s.cursor].name,
                                    level=LEVEL_OF[s.decls[s.cursor].level],
                                    choices=list(_higher(s))))
 def take_raise_to(state: State, given: GameInput) -> Out:
@@ -143,14 +143,14 @@ def take_raise_to(state: State, given: GameInput) -> Out:
     return go("raise", _decl(state, level=LEVELS[given.word]), line)
 
 
-@STEPS.do("roll_all")
+@STEPS.action("roll_all")
 def enter_roll_all(state: State) -> Out:
     hands = tuple(d and Hand((d.level, state.chars[i].size(d.trait)))
                   for i, d in enumerate(state.decls))
     return go("roll", replace(state, hands=hands, cursor=0, die=0), Line("said.roll"))
 
 
-@STEPS.do("roll")
+@STEPS.action("roll")
 def enter_roll(state: State) -> Out:
     """Ask the next character from ``cursor`` on for their dice; then the order."""
     i = next((i for i in range(state.cursor, len(state.hands)) if state.hands[i]), None)
@@ -170,7 +170,7 @@ def _ask_roll(state: State) -> Expectation:
                                              "die": f"d{size}"}), (AcceptDice(size),))
 
 
-@STEPS.ask("roll.ask", _ask_roll)
+@STEPS.question("roll.ask", _ask_roll)
 def take_roll(state: State, given: GameInput) -> Out:
     hand = state.hands[state.cursor]
     faces = given.faces if len(given.faces) == 2 else put(hand.faces, state.die, given.faces[0])
@@ -180,7 +180,7 @@ def take_roll(state: State, given: GameInput) -> Out:
     return go("roll", replace(state, cursor=state.cursor + 1, die=0))
 
 
-@STEPS.do("order")
+@STEPS.action("order")
 def enter_order(state: State) -> Out:
     """Highest single die first, the other die breaking ties, then the order of the table."""
     rolled = [i for i, h in enumerate(state.hands) if h]

@@ -32,7 +32,7 @@ def _next_turn(state: State) -> State:
     return replace(state, turn=state.turn + 1, fight=None)
 
 
-@STEPS.do("action")
+@STEPS.action("action")
 def enter_action(state: State) -> Out:
     """The next action in order, skipping those who cannot act; then the round's end."""
     if state.turn >= len(state.order):
@@ -51,7 +51,7 @@ def enter_action(state: State) -> Out:
     return go("defend", state, line)
 
 
-@STEPS.do("defend")
+@STEPS.action("defend")
 def enter_defend(state: State) -> Out:
     """Ask which dice defend, unless there is no choice to make."""
     d = state.fight.defender
@@ -73,7 +73,7 @@ def _ask_defend(state: State) -> Expectation:
                  attack=attack_value(state), choices=list(_defend_words(state)))
 
 
-@STEPS.ask("defend.ask", _ask_defend)
+@STEPS.question("defend.ask", _ask_defend)
 def take_defend(state: State, given: GameInput) -> Out:
     d = state.fight.defender
     hand = state.hands[d]
@@ -101,7 +101,7 @@ def _ask_defence_roll(state: State) -> Expectation:
                                                 "die": f"d{size}"}), (AcceptDice(size),))
 
 
-@STEPS.ask("defence_roll", _ask_defence_roll)
+@STEPS.question("defence_roll", _ask_defence_roll)
 def take_defence_roll(state: State, given: GameInput) -> Out:
     f = replace(state.fight, faces=state.fight.faces + given.faces)
     state = replace(state, fight=f)
@@ -124,12 +124,12 @@ def available(state: State) -> tuple[str, ...]:
                  and (f.faces or not defends))
 
 
-@STEPS.do("effects")
+@STEPS.action("effects")
 def enter_effects(state: State) -> Out:
     return go("resolve", state) if not available(state) else go("effects.ask", state)
 
 
-@STEPS.ask("effects.ask", lambda s: words("ask.effects", available(s) + ("no",),
+@STEPS.question("effects.ask", lambda s: words("ask.effects", available(s) + ("no",),
                                   choices=list(available(s))))
 def take_effects(state: State, given: GameInput) -> Out:
     if given.word == "no":
@@ -152,7 +152,7 @@ def _fight_roles(state: State) -> tuple[str, ...]:
     return tuple(ROLES[i] for i in state.fight.dice)
 
 
-@STEPS.ask("reroll_which", lambda s: words("ask.reroll_which", _fight_roles(s),
+@STEPS.question("reroll_which", lambda s: words("ask.reroll_which", _fight_roles(s),
                                        name=s.chars[s.fight.defender].name,
                                        choices=list(_fight_roles(s))))
 def take_reroll_which(state: State, given: GameInput) -> Out:
@@ -163,7 +163,7 @@ def _reroll_size(state: State) -> int:
     return state.hands[state.fight.defender].sizes[state.fight.dice[state.die]]
 
 
-@STEPS.ask("reroll_face", lambda s: Expectation(
+@STEPS.question("reroll_face", lambda s: Expectation(
     Line("ask.reroll_face", {"name": s.chars[s.fight.defender].name,
                              "die": f"d{_reroll_size(s)}"}), (AcceptDice(_reroll_size(s)),)))
 def take_reroll_face(state: State, given: GameInput) -> Out:
@@ -206,7 +206,7 @@ def impacts(state: State) -> tuple[str, ...]:
         "negotiate",)
 
 
-@STEPS.do("resolve")
+@STEPS.action("resolve")
 def enter_resolve(state: State) -> Out:
     attack, defence = attack_value(state), defence_value(state)
     values = {**fight_names(state), "attack": attack, "defence": defence}
@@ -216,13 +216,13 @@ def enter_resolve(state: State) -> Out:
     return go("impact", state, Line(key, {**values, "rating": rating(state)}))
 
 
-@STEPS.ask("impact", lambda s: words("ask.impact", impacts(s), **fight_names(s), rating=rating(s),
+@STEPS.question("impact", lambda s: words("ask.impact", impacts(s), **fight_names(s), rating=rating(s),
                                  choices=list(impacts(s))))
 def take_impact(state: State, given: GameInput) -> Out:
     return go(f"impact.{given.word}", state)
 
 
-@STEPS.do("done")
+@STEPS.action("done")
 def enter_done(state: State) -> Out:
     """The action is spent: the attacker's dice are free to defend from now on."""
     state = with_hand(state, state.fight.attacker, acted=True)

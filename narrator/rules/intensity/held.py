@@ -26,13 +26,13 @@ def _who(state: State) -> dict[str, str]:
     return {"name": state.chars[state.holder].name, "target": state.chars[state.victim].name}
 
 
-@STEPS.do("held")
+@STEPS.action("held")
 def enter_held(state: State) -> Out:
     """Ask whether a held fatal is used now; without any, go back where we came from."""
     return go(state.back, state) if not state.held else go("held.ask", state)
 
 
-@STEPS.ask("held.ask", lambda s: words("ask.held", tuple(s.chars[h].key for h in _holders(s)) + ("no",),
+@STEPS.question("held.ask", lambda s: words("ask.held", tuple(s.chars[h].key for h in _holders(s)) + ("no",),
                                choices=[s.chars[h].name for h in _holders(s)]))
 def take_held(state: State, given: GameInput) -> Out:
     if given.word == "no":
@@ -45,7 +45,7 @@ def take_held(state: State, given: GameInput) -> Out:
     return go("held_victim", state)
 
 
-@STEPS.ask("held_victim", lambda s: words(
+@STEPS.question("held_victim", lambda s: words(
     "ask.held_victim", tuple(s.chars[v].key for v in _victims(s)), name=s.chars[s.holder].name,
     choices=[s.chars[v].name for v in _victims(s)]))
 def take_held_victim(state: State, given: GameInput) -> Out:
@@ -53,7 +53,7 @@ def take_held_victim(state: State, given: GameInput) -> Out:
     return go("held_how", replace(state, victim=victim))
 
 
-@STEPS.ask("held_how", lambda s: words("ask.held_how", ("fatal", "wound", "release"), **_who(s)))
+@STEPS.question("held_how", lambda s: words("ask.held_how", ("fatal", "wound", "release"), **_who(s)))
 def take_held_how(state: State, given: GameInput) -> Out:
     line = Line(f"said.held_{given.word}", _who(state))
     state = replace(state, held=tuple(p for p in state.held if p != (state.holder, state.victim)))
@@ -67,7 +67,7 @@ def take_held_how(state: State, given: GameInput) -> Out:
     return _after_use(state, line)
 
 
-@STEPS.ask("held_out", lambda s: words("ask.held_out", ("yes", "no"), **_who(s)))
+@STEPS.question("held_out", lambda s: words("ask.held_out", ("yes", "no"), **_who(s)))
 def take_held_out(state: State, given: GameInput) -> Out:
     if given.word == "no":
         return _after_use(state)
@@ -80,7 +80,7 @@ def _after_use(state: State, *say: Line) -> Out:
     return go(SCENE_END if state.back == SCENE_END else "held", state, *say)
 
 
-@STEPS.do(SCENE_END)
+@STEPS.action(SCENE_END)
 def enter_scene_end(state: State) -> Out:
     state = replace(state, decls=(), hands=(), order=(), fight=None)
     if state.held:

@@ -27,7 +27,7 @@ def _tax(state: State, t: int) -> Out:
                                                  "die": die_name(state.chars[d].size(t))}))
 
 
-@STEPS.do("impact.tax")
+@STEPS.action("impact.tax")
 def impact_tax(state: State) -> Out:
     usable = _taxable(state)
     return _tax(state, usable[0]) if len(usable) == 1 else go("tax", state)
@@ -39,13 +39,13 @@ def _ask_tax(state: State) -> Expectation:
                  choices=[c.traits[t].name for t in _taxable(state)])
 
 
-@STEPS.ask("tax", _ask_tax)
+@STEPS.question("tax", _ask_tax)
 def take_tax(state: State, given: GameInput) -> Out:
     c = state.chars[state.fight.defender]
     return _tax(state, next(t for t in _taxable(state) if c.traits[t].key == given.word))
 
 
-@STEPS.do("impact.advantage")
+@STEPS.action("impact.advantage")
 def impact_advantage(state: State) -> Out:
     f = state.fight
     state = add_ap(state, f.attacker, f.defender, 1)
@@ -54,7 +54,7 @@ def impact_advantage(state: State) -> Out:
     return go("done", state, line)
 
 
-@STEPS.do("impact.damage")
+@STEPS.action("impact.damage")
 def impact_damage(state: State) -> Out:
     """Damage falls on the trait the defender used this round."""
     d = state.fight.defender
@@ -74,7 +74,7 @@ def wound(state: State, i: int) -> tuple[State, Line]:
         f"{t.name} {die_name(c.size(k))}" for k, t in enumerate(c.traits)]})
 
 
-@STEPS.do("impact.wound")
+@STEPS.action("impact.wound")
 def impact_wound(state: State) -> Out:
     state, line = wound(state, state.fight.defender)
     return go("done", state, line)
@@ -85,20 +85,20 @@ def fall(state: State, i: int) -> State:
     return drop_held(with_char(state, i, fallen=True), i)
 
 
-@STEPS.do("impact.fatal")
+@STEPS.action("impact.fatal")
 def impact_fatal(state: State) -> Out:
     line = Line("said.fatal", fight_names(state))
     return go("done", fall(state, state.fight.defender), line)
 
 
-@STEPS.do("impact.hold")
+@STEPS.action("impact.hold")
 def impact_hold(state: State) -> Out:
     f = state.fight
     held = tuple(sorted(set(state.held) | {(f.attacker, f.defender)}))
     return go("done", replace(state, held=held), Line("said.hold", fight_names(state)))
 
 
-@STEPS.do("impact.negotiate")
+@STEPS.action("impact.negotiate")
 def impact_negotiate(state: State) -> Out:
     """No impact; the deal may spend a held fatal impact."""
     line = Line("said.negotiated", fight_names(state))

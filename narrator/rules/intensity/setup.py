@@ -9,7 +9,7 @@ from narrator.rules.base import AcceptNumber, AcceptText, Expectation
 from narrator.rules.flow import Out, Refused
 from narrator.rules.intensity.model import TRAIT_DICE, Character, State, Trait, key_of, put
 from narrator.rules.intensity.steps import STEPS, go, words
-from narrator.voice.commands import UNITS
+from narrator.understand import spoken
 
 MIN_CHARACTERS, MAX_CHARACTERS = 2, 8
 #: answers other questions take alongside names ("no", "nobody"), or trait names ("wound")
@@ -20,14 +20,14 @@ def _dice(c: Character) -> tuple[int, ...]:
     return TRAIT_DICE["main" if c.main else "minor"]
 
 
-@STEPS.ask("count", lambda s: Expectation(
+@STEPS.question("count", lambda s: Expectation(
     Line("ask.count", {"low": MIN_CHARACTERS, "high": MAX_CHARACTERS}),
     (AcceptNumber(MIN_CHARACTERS, MAX_CHARACTERS),)))
 def take_count(state: State, given: GameInput) -> Out:
     return go("name", replace(state, planned=given.value))
 
 
-@STEPS.ask("name", lambda s: Expectation(Line("ask.name", {"number": len(s.chars) + 1}),
+@STEPS.question("name", lambda s: Expectation(Line("ask.name", {"number": len(s.chars) + 1}),
                                      (AcceptText("name"),)))
 def take_name(state: State, given: GameInput) -> Out:
     name = " ".join(given.text.split())
@@ -38,14 +38,14 @@ def take_name(state: State, given: GameInput) -> Out:
     say: tuple[Line, ...] = ()
     if key in taken:
         # a second "Cultist" becomes "Cultist two": distinct, and still easy to say
-        name = next(f"{name} {n}" for n in UNITS[2:] if key_of(f"{name} {n}") not in taken)
+        name = next(f"{name} {spoken(n)}" for n in range(2, 100) if key_of(f"{name} {n}") not in taken)
         key = key_of(name)
         say = (Line("said.renamed", {"name": name}),)
     chars = state.chars + (Character(name, key),)
     return go("kind", replace(state, chars=chars), *say)
 
 
-@STEPS.ask("kind", lambda s: words("ask.kind", ("main", "minor"), name=s.chars[-1].name))
+@STEPS.question("kind", lambda s: words("ask.kind", ("main", "minor"), name=s.chars[-1].name))
 def take_kind(state: State, given: GameInput) -> Out:
     c = replace(state.chars[-1], main=given.word == "main")
     return go("trait_name", replace(state, chars=put(state.chars, len(state.chars) - 1, c)))
@@ -58,7 +58,7 @@ def _ask_trait_name(state: State) -> Expectation:
                                                "die": f"d{size}"}), (AcceptText("trait"),))
 
 
-@STEPS.ask("trait_name", _ask_trait_name)
+@STEPS.question("trait_name", _ask_trait_name)
 def take_trait_name(state: State, given: GameInput) -> Out:
     c = state.chars[-1]
     name = " ".join(given.text.split())

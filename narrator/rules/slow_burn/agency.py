@@ -28,7 +28,7 @@ def respond(state: State, index: int):
     return state, (Line("said.respond", {"spy": spy.name}),)
 
 
-@STEPS.do("prepare")
+@STEPS.action("prepare")
 def _prepare(state: State, _: int):
     """Tracks 10–11: the spies on the Job roll their persistent dice, the Handler theirs."""
     state, said = track(state, 10)
@@ -38,7 +38,7 @@ def _prepare(state: State, _: int):
     return push(state, *spies, *handler, ("maybe_fleur", -1), ("interfere", -1)), said + more
 
 
-@STEPS.ask("persistent_roll", lambda s, i: ask(
+@STEPS.question("persistent_roll", lambda s, i: ask(
     "ask.persistent_roll", *agency_roll(s.spies[i].persistent),
     spy=s.spies[i].name, dice=s.spies[i].persistent))
 def _persistent_roll(state: State, given, index: int):
@@ -51,7 +51,7 @@ def _persistent_roll(state: State, given, index: int):
             faces_said(given) + (Line("said.persistent_hit", {"spy": spy.name}),))
 
 
-@STEPS.ask("handler_roll", lambda s, _: ask("ask.handler_roll", *agency_roll(s.agency),
+@STEPS.question("handler_roll", lambda s, _: ask("ask.handler_roll", *agency_roll(s.agency),
                                            dice=s.agency))
 def _handler_roll(state: State, given, _: int):
     if not interferes(given, AGENCY_TARGET):
@@ -60,14 +60,14 @@ def _handler_roll(state: State, given, _: int):
     return state, faces_said(given) + (Line("said.handler_hit"),)
 
 
-@STEPS.do("maybe_fleur")
+@STEPS.action("maybe_fleur")
 def _maybe_fleur(state: State, _: int):
     """Track 11: with no interference rolled, the Handler may spend a Fleur-de-Lis."""
     quiet = not state.scene.triggered and not state.scene.handler
     return (push(state, ("fleur", -1)) if quiet and state.fleur else state), ()
 
 
-@STEPS.ask("fleur", lambda s, _: ask("ask.fleur", AcceptWords(("yes", "no")), left=s.fleur))
+@STEPS.question("fleur", lambda s, _: ask("ask.fleur", AcceptWords(("yes", "no")), left=s.fleur))
 def _fleur(state: State, given, _: int):
     if given.word == "no":
         return state, (Line("said.fleur_kept", {"left": state.fleur}),)
@@ -75,7 +75,7 @@ def _fleur(state: State, given, _: int):
     return state, (Line("said.fleur_spent", {"left": state.fleur}),)
 
 
-@STEPS.do("interfere")
+@STEPS.action("interfere")
 def _interfere(state: State, _: int):
     """Track 14: who is implicated. Own dice implicate their spy outright; the Handler's dice
     make every other spy on the Job roll a die."""
@@ -91,7 +91,7 @@ def _interfere(state: State, _: int):
     return push(state, *rolls, ("implicated", -1)), said
 
 
-@STEPS.ask("implicate_roll", lambda s, i: ask("ask.implicate_roll", AcceptDice(SIDES),
+@STEPS.question("implicate_roll", lambda s, i: ask("ask.implicate_roll", AcceptDice(SIDES),
                                              spy=s.spies[i].name))
 def _implicate_roll(state: State, given, index: int):
     spy = state.spies[index].name
@@ -102,7 +102,7 @@ def _implicate_roll(state: State, given, index: int):
                                                                   {"spy": spy}),)
 
 
-@STEPS.do("implicated")
+@STEPS.action("implicated")
 def _implicated(state: State, _: int):
     """Implicated spies' resources are distracted: they give no Job dice this scene."""
     implicated = state.scene.implicated
@@ -115,7 +115,7 @@ def _implicated(state: State, _: int):
     return push(state, *choices, ("answer_interference", -1), ("roll", -1)), said
 
 
-@STEPS.ask("respond", lambda s, i: ask("ask.respond", AcceptWords(RESPOND_WORDS),
+@STEPS.question("respond", lambda s, i: ask("ask.respond", AcceptWords(RESPOND_WORDS),
                                       spy=s.spies[i].name))
 def _respond(state: State, given, index: int):
     if given.word == "respond":
@@ -128,7 +128,7 @@ def _respond(state: State, given, index: int):
                                         "persistent": spy.persistent + 2}),)
 
 
-@STEPS.do("answer_interference")
+@STEPS.action("answer_interference")
 def _answer_interference(state: State, _: int):
     """Track 15: the spies who respond play an Interference Segment now."""
     scene = state.scene

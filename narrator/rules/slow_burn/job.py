@@ -27,14 +27,14 @@ def target(state: State, index: int) -> int:
     return state.segment + 1 - state.spies[index].penalty
 
 
-@STEPS.do("job")
+@STEPS.action("job")
 def _job(state: State, _: int):
     state = replace(state, episode=state.episode + 1, segment=0, read=())
     state, said = track(state, 7)
     return push(state, ("segment", -1)), said
 
 
-@STEPS.do("segment")
+@STEPS.action("segment")
 def _segment(state: State, _: int):
     state = replace(state, segment=state.segment + 1, opposition=2 * players(state), agency=0,
                     pushers=(), scene=Scene())
@@ -73,7 +73,7 @@ def _ask_push(state: State, _: int):
     return ask(key, words, spies=names(state, pushable(state)))
 
 
-@STEPS.ask("push", _ask_push)
+@STEPS.question("push", _ask_push)
 def _push(state: State, given, _: int):
     if given.word in NOBODY:
         if state.pushers:
@@ -94,7 +94,7 @@ def _push(state: State, given, _: int):
 # --------------------------------------------------------------------------- Tracks 9–13
 
 
-@STEPS.do("scene")
+@STEPS.action("scene")
 def _scene(state: State, _: int):
     scene = Scene(number=state.scene.number + 1, dice=(0,) * len(state.spies))
     state = replace(state, scene=scene)
@@ -107,7 +107,7 @@ def _scene(state: State, _: int):
     return push(state, *still, ("answer_interference", -1), *resources, ("prepare", -1)), said
 
 
-@STEPS.ask("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
+@STEPS.question("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
                                              spy=s.spies[i].name, penalty=s.spies[i].penalty))
 def _still_ignoring(state: State, given, index: int):
     if given.word == "respond":
@@ -117,7 +117,7 @@ def _still_ignoring(state: State, given, index: int):
     return state, (Line("said.still_ignoring", {"spy": spy.name, "penalty": spy.penalty + 1}),)
 
 
-@STEPS.ask("resources", lambda s, i: ask("ask.resources", AcceptNumber(0, s.spies[i].resources),
+@STEPS.question("resources", lambda s, i: ask("ask.resources", AcceptNumber(0, s.spies[i].resources),
                                         spy=s.spies[i].name, free=s.spies[i].resources))
 def _resources(state: State, given, index: int):
     count, extra = given.value, max(0, given.value - 1)
@@ -131,14 +131,14 @@ def _resources(state: State, given, index: int):
     return state, (Line("said.resources", {"spy": spy, "dice": count}),)
 
 
-@STEPS.do("roll")
+@STEPS.action("roll")
 def _roll(state: State, _: int):
     state, said = track(state, 12)
     job = tuple(("job_roll", i) for i, n in enumerate(state.scene.dice) if n)
     return push(state, ("opposition_roll", -1), *job, ("resolve", -1)), said
 
 
-@STEPS.ask("opposition_roll", lambda s, _: ask(
+@STEPS.question("opposition_roll", lambda s, _: ask(
     "ask.opposition_roll", *roll(s.opposition, OPPOSITION_TARGET), dice=s.opposition))
 def _opposition_roll(state: State, given, _: int):
     count = successes(given)
@@ -152,7 +152,7 @@ def _ask_job_roll(state: State, index: int):
                target=aim)
 
 
-@STEPS.ask("job_roll", _ask_job_roll)
+@STEPS.question("job_roll", _ask_job_roll)
 def _job_roll(state: State, given, index: int):
     count = successes(given, target(state, index))
     scene = replace(state.scene, successes=state.scene.successes + count)
@@ -160,7 +160,7 @@ def _job_roll(state: State, given, index: int):
     return replace(state, scene=scene), faces_said(given) + (line,)
 
 
-@STEPS.do("resolve")
+@STEPS.action("resolve")
 def _resolve(state: State, _: int):
     state, said = track(state, 13)
     scene = state.scene
@@ -180,7 +180,7 @@ def _resolve(state: State, _: int):
 # --------------------------------------------------------------------------- Tracks 17–18
 
 
-@STEPS.do("push_segment")
+@STEPS.action("push_segment")
 def _push_segment(state: State, _: int):
     state, said = track(state, 17)
     for index in state.pushers:
@@ -189,7 +189,7 @@ def _push_segment(state: State, _: int):
     return state, said + more
 
 
-@STEPS.do("finish")
+@STEPS.action("finish")
 def _finish(state: State, _: int):
     """Track 18, then Track 16's price for every spy who did not push this episode."""
     state, said = track(state, 18)
@@ -206,7 +206,7 @@ def _finish(state: State, _: int):
     return push(state, ("another", -1)), said
 
 
-@STEPS.ask("another", lambda s, _: ask("ask.another", AcceptWords(("yes", "no"))))
+@STEPS.question("another", lambda s, _: ask("ask.another", AcceptWords(("yes", "no"))))
 def _another(state: State, given, _: int):
     if given.word == "no":
         return state, (Line("said.goodbye"),)

@@ -29,7 +29,7 @@ def _mini(state: State) -> Mini:
     return state.mini
 
 
-@STEPS.do("mini_scene")
+@STEPS.action("mini_scene")
 def _mini_scene(state: State, _: int):
     mini = replace(_mini(state), scene=_mini(state).scene + 1, dice=0, against=0, successes=0)
     state = replace(state, mini=mini)
@@ -39,7 +39,7 @@ def _mini_scene(state: State, _: int):
     return push(state, *resources, ("mini_roll", -1)), said
 
 
-@STEPS.ask("mini_resources", lambda s, i: ask(
+@STEPS.question("mini_resources", lambda s, i: ask(
     "ask.mini_resources", AcceptNumber(0, s.spies[i].resources),
     spy=s.spies[i].name, free=s.spies[i].resources))
 def _mini_resources(state: State, given, index: int):
@@ -48,13 +48,13 @@ def _mini_resources(state: State, given, index: int):
                                            "dice": given.value}),)
 
 
-@STEPS.do("mini_roll")
+@STEPS.action("mini_roll")
 def _mini_roll(state: State, _: int):
     job = (("mini_job", -1),) if _mini(state).dice else ()
     return push(state, ("mini_opposition", -1), *job, ("mini_resolve", -1)), ()
 
 
-@STEPS.ask("mini_opposition", lambda s, _: ask(
+@STEPS.question("mini_opposition", lambda s, _: ask(
     "ask.mini_opposition", *roll(_mini(s).opposition, OPPOSITION_TARGET),
     dice=_mini(s).opposition))
 def _mini_opposition(state: State, given, _: int):
@@ -63,7 +63,7 @@ def _mini_opposition(state: State, given, _: int):
     return state, faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
 
 
-@STEPS.ask("mini_job", lambda s, _: ask("ask.mini_job", *roll(_mini(s).dice, OPPOSITION_TARGET),
+@STEPS.question("mini_job", lambda s, _: ask("ask.mini_job", *roll(_mini(s).dice, OPPOSITION_TARGET),
                                        dice=_mini(s).dice))
 def _mini_job(state: State, given, _: int):
     count = successes(given)
@@ -71,7 +71,7 @@ def _mini_job(state: State, given, _: int):
     return state, faces_said(given) + (Line("said.mini_successes", {"successes": count}),)
 
 
-@STEPS.do("mini_resolve")
+@STEPS.action("mini_resolve")
 def _mini_resolve(state: State, _: int):
     mini = _mini(state)
     left = max(0, mini.opposition - mini.successes)

@@ -11,7 +11,7 @@ from narrator.rules.slow_burn.steps import STEPS, track
 from narrator.rules.slow_burn.state import (
     FLEUR_TOKENS, MAX_SPIES, MIN_SPIES, PATH_END, Item, Spy, State, with_spy,
 )
-from narrator.voice.commands import FILLERS, PHRASE_TO_CONTROL, WORD_SYNONYMS, normalise
+from narrator.understand import is_command, key
 
 SESSION_WORDS = ("first session", "new episode", "first", "new")
 CONTACTS = 2          # Track 2: the players on either side each write one contact
@@ -22,8 +22,7 @@ NOBODY = ("nobody", "no one", "done")
 
 def call_name(name: str) -> str:
     """How a spy is named by voice: the words understand() keeps ("The Fox" → "fox")."""
-    words = [WORD_SYNONYMS.get(w, w) for w in normalise(name).split() if w not in FILLERS]
-    return " ".join(w for w in words if w not in ("of", "i"))
+    return key(name)
 
 
 def creation(index: int, first_session: bool) -> tuple[Item, ...]:
@@ -33,13 +32,13 @@ def creation(index: int, first_session: bool) -> tuple[Item, ...]:
     return items if first_session else items + (("path", index), ("persistent", index))
 
 
-@STEPS.do("welcome")
+@STEPS.action("welcome")
 def _welcome(state: State, _: int):
     state, said = track(state, 1)
     return push(state, ("session", -1)), said
 
 
-@STEPS.ask("session", lambda s, _: ask("ask.session", AcceptWords(SESSION_WORDS)))
+@STEPS.question("session", lambda s, _: ask("ask.session", AcceptWords(SESSION_WORDS)))
 def _session(state: State, given, _: int):
     first = given.word.startswith("first")
     state = replace(state, first_session=first)
@@ -49,7 +48,7 @@ def _session(state: State, given, _: int):
     return push(state, ("spy_count", -1)), said
 
 
-@STEPS.ask("spy_count", lambda s, _: ask("ask.spy_count", AcceptNumber(MIN_SPIES, MAX_SPIES)))
+@STEPS.question("spy_count", lambda s, _: ask("ask.spy_count", AcceptNumber(MIN_SPIES, MAX_SPIES)))
 def _spy_count(state: State, given, _: int):
     count = given.value
     state = replace(state, spies=(Spy(),) * count)
@@ -61,21 +60,21 @@ def _spy_count(state: State, given, _: int):
     return push(state, *items, ("job", -1)), (Line("said.spy_count", {"count": count}),)
 
 
-@STEPS.do("read")
+@STEPS.action("read")
 def _read(state: State, number: int):
     return track(state, number)
 
 
-@STEPS.ask("ready", lambda s, _: ask("ask.ready", AcceptContinue()))
+@STEPS.question("ready", lambda s, _: ask("ask.ready", AcceptContinue()))
 def _ready(state: State, given, _: int):
     return state, ()
 
 
-@STEPS.ask("name", lambda s, i: ask("ask.name", AcceptText("spy's name"), number=i + 1))
+@STEPS.question("name", lambda s, i: ask("ask.name", AcceptText("spy's name"), number=i + 1))
 def _name(state: State, given, index: int):
     name = " ".join(given.text.split())
     call = call_name(name)
-    if not call or call in NOBODY or call in PHRASE_TO_CONTROL:
+    if not call or call in NOBODY or is_command(call):
         raise Refused("reject.name_unclear", name=name)
     if any(call_name(s.name) == call for j, s in enumerate(state.spies) if j != index):
         raise Refused("reject.name_taken", name=name)
@@ -83,7 +82,7 @@ def _name(state: State, given, index: int):
     return state, (Line("said.name", {"number": index + 1, "spy": name}),)
 
 
-@STEPS.ask("speciality",
+@STEPS.question("speciality",
           lambda s, i: ask("ask.speciality", AcceptText("speciality"), spy=s.spies[i].name))
 def _speciality(state: State, given, index: int):
     speciality = " ".join(given.text.split())
@@ -92,7 +91,7 @@ def _speciality(state: State, given, index: int):
             (Line("said.speciality", {"spy": spy.name, "speciality": speciality}),))
 
 
-@STEPS.ask("contact", lambda s, i: ask("ask.contact", AcceptText("contact"),
+@STEPS.question("contact", lambda s, i: ask("ask.contact", AcceptText("contact"),
                                       spy=s.spies[i].name, number=len(s.spies[i].contacts) + 1))
 def _contact(state: State, given, index: int):
     contact = " ".join(given.text.split())
@@ -101,14 +100,14 @@ def _contact(state: State, given, index: int):
             (Line("said.contact", {"spy": spy.name, "contact": contact}),))
 
 
-@STEPS.ask("path", lambda s, i: ask("ask.path", AcceptNumber(1, PATH_END), spy=s.spies[i].name))
+@STEPS.question("path", lambda s, i: ask("ask.path", AcceptNumber(1, PATH_END), spy=s.spies[i].name))
 def _path(state: State, given, index: int):
     spy = state.spies[index]
     return (with_spy(state, index, path=given.value),
             (Line("said.path", {"spy": spy.name, "path": given.value}),))
 
 
-@STEPS.ask("persistent", lambda s, i: ask("ask.persistent", AcceptNumber(0, MAX_PERSISTENT),
+@STEPS.question("persistent", lambda s, i: ask("ask.persistent", AcceptNumber(0, MAX_PERSISTENT),
                                          spy=s.spies[i].name))
 def _persistent(state: State, given, index: int):
     spy = state.spies[index]
@@ -116,6 +115,6 @@ def _persistent(state: State, given, index: int):
             (Line("said.persistent", {"spy": spy.name, "dice": given.value}),))
 
 
-@STEPS.ask("fleur_left", lambda s, _: ask("ask.fleur_left", AcceptNumber(0, FLEUR_TOKENS)))
+@STEPS.question("fleur_left", lambda s, _: ask("ask.fleur_left", AcceptNumber(0, FLEUR_TOKENS)))
 def _fleur_left(state: State, given, _: int):
     return replace(state, fleur=given.value), (Line("said.fleur_left", {"left": given.value}),)
