@@ -1,31 +1,198 @@
-"""Open the microphone and the speaker for a session, falling back with a clear message.
+"""Open the microphone and the speaker for a session, and keep the session going as they come
+and go.
 
-No microphone: the session reads typed input instead. No sound output: captions only. Either
-way the session and its journal go on.
+No microphone at the start: typed input. No sound output: captions only. A microphone lost
+mid-session is said and captioned, typed lines are taken at once, and it is tried again every
+second until it returns (then said again). The speaker does the same for its output
+(``Speaker``). Devices are named by index, by PortAudio name, or by PulseAudio/PipeWire sink or
+source name (``pactl``), which is routed through PortAudio's ``pulse`` device.
 """
 
 from __future__ import annotations
 
-import sys
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from dataclasses import replace
+from typing import Any, Callable
 
+from narrator.events import Said
+from narrator.rules.base import Expectation
 from narrator.session.console import TextEars
 from narrator.session.loop import Ears, Mouth
 from narrator.settings import Settings
 
+RETRY_SECONDS = 1.0
+SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking on it
+MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
+            "when it is back.")
+MIC_BACK = "The microphone is back."
 
-def open_devices(voice: bool, speak: bool, text_ears: TextEars,
-                 settings: Settings) -> tuple[Ears, Mouth | None]:
-    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``."""
+
+# ---------------------------------------------------------------------- device names
+
+
+def pulse_devices(kind: str) -> list[str]:
+    """PulseAudio/PipeWire ``sinks`` or ``sources`` by name ([] without pactl or a server)."""
+    if shutil.which("pactl") is None:
+        return []
+    try:
+        out = subprocess.run(["pactl", "list", "short", kind], capture_output=True, text=True,
+                             timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line.split("\t")[1] for line in out.stdout.splitlines()
+            if out.returncode == 0 and line.count("\t") >= 1]
+
+
+def device_lines() -> list[str]:
+    """What ``narrator devices`` prints: PulseAudio/PipeWire sinks and sources, then PortAudio's
+    (ALSA) devices; RuntimeError when there are none at all."""
+    lines = [f"  output  {name}" for name in pulse_devices("sinks")]
+    lines += [f"  input   {name}" for name in pulse_devices("sources")]
+    if lines:
+        lines.insert(0, "PulseAudio / PipeWire (use the name with --output-device / "
+                        "--input-device):")
+    try:
+        import sounddevice as sd
+
+        found = sd.query_devices()
+        defaults = tuple(sd.default.device)
+    except OSError as exc:
+        if not lines:
+            raise RuntimeError(f"no sound devices: {exc} (install libportaudio2)") from None
+        return lines
+    if found:
+        lines.append("ALSA / PortAudio (use the number or the name):")
+    for i, d in enumerate(found):
+        default = " (default)" if i in defaults else ""
+        lines.append(f"{i:3} {d['name']:40} in {d['max_input_channels']:2}  "
+                     f"out {d['max_output_channels']:2}{default}")
+    if not lines:
+        raise RuntimeError("no sound devices found: check that a device is connected and "
+                           "PulseAudio or PipeWire runs")
+    return lines
+
+
+def route_pulse_names(settings: Settings) -> Settings:
+    """Settings whose PulseAudio sink/source names are reached through PortAudio's ``pulse``
+    device (the name goes to ``PULSE_SINK`` / ``PULSE_SOURCE``, read when a stream opens)."""
+    changes: dict[str, Any] = {}
+    for field, kind, variable in (("output_device", "sinks", "PULSE_SINK"),
+                                  ("input_device", "sources", "PULSE_SOURCE")):
+        name = getattr(settings, field)
+        if isinstance(name, str) and name != "pulse" and name in pulse_devices(kind):
+            os.environ[variable] = name
+            changes[field] = "pulse"
+    return replace(settings, **changes) if changes else settings
+
+
+# ---------------------------------------------------------------------- a microphone that comes and goes
+
+
+class WatchedEars:
+    """Voice ears whose microphone may go away: typing takes over at once, and the microphone
+    is opened again when it returns. ``announce`` says and captions a message."""
+
+    def __init__(self, ears: Any, text_ears: TextEars, reopen: Callable[[], Any],
+                 announce: Callable[[str], None], clock: Callable[[], float] = time.monotonic):
+        self.ears = ears
+        self.text_ears = text_ears
+        self.reopen = reopen
+        self.announce = announce
+        self.clock = clock
+        self.lost = False
+        self._retry_at = 0.0
+        self._typed: queue.Queue[str] = queue.Queue()
+        self._reader: threading.Thread | None = None
+
+    def listen(self, expectation: Expectation | None, *, speaking: bool = False,
+               timeout: float | None = None) -> str | None:
+        deadline = None if timeout is None else self.clock() + timeout
+        while True:
+            if not speaking and not self._typed.empty():
+                return self._typed.get()
+            left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS,
+                                                               deadline - self.clock())
+            if left <= 0:
+                return None
+            if self.lost:
+                self._retry()
+            if self.lost:
+                time.sleep(min(left, 0.05))
+                continue
+            heard = self.ears.listen(expectation, speaking=speaking, timeout=left)
+            if heard is not None:
+                return heard
+            if not getattr(self.ears.source, "alive", True):
+                self._lose()
+
+    def _lose(self) -> None:
+        self.lost, self._retry_at = True, self.clock() + RETRY_SECONDS
+        close = getattr(self.ears.source, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # the device is already gone; nothing to release
+                pass
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read_typed, name="typed", daemon=True)
+            self._reader.start()
+        self.announce(MIC_LOST)
+
+    def _retry(self) -> None:
+        if self.clock() < self._retry_at:
+            return
+        self._retry_at = self.clock() + RETRY_SECONDS
+        try:
+            self.ears.source = self.reopen()
+        except RuntimeError:
+            return
+        self.lost = False
+        self.announce(MIC_BACK)
+
+    def _read_typed(self) -> None:
+        while (line := self.text_ears.listen(None)) is not None:
+            self._typed.put(line)
+
+    def close(self) -> None:
+        if not self.lost:
+            self.ears.close()
+
+
+# ---------------------------------------------------------------------- opening
+
+
+def open_devices(voice: bool, speak: bool, text_ears: TextEars, settings: Settings,
+                 show: Callable[[Said], None] = lambda said: None) -> tuple[Ears, Mouth | None]:
+    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``.
+    The mouth captions what it says through ``show``; with ``speak`` False (--quiet) it only
+    captions and plays earcons."""
+    from narrator.voice.sound_log import route_library_noise
+
+    route_library_noise()
+    settings = route_pulse_names(settings)
+    from narrator.voice.speaker import make_speaker
+
+    mouth: Mouth | None = make_speaker(replace(settings, quiet=not speak), show)
+
+    def announce(text: str) -> None:
+        if mouth is not None:
+            mouth.say(Said(text, "info"))
+        else:
+            show(Said(text, "info"))
+
     ears: Ears = text_ears
     if voice:
         from narrator.voice.listener import make_ears
+        from narrator.voice.mic import Mic
         try:
-            ears = make_ears(settings)
+            ears = WatchedEars(make_ears(settings), text_ears,
+                               lambda: Mic(settings.input_device), announce)
         except Exception as exc:  # any failure to open a microphone must not end the game
-            print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
-                  f"what you would say and press Enter.", file=sys.stderr)
-    mouth: Mouth | None = None
-    if speak:
-        from narrator.voice.speaker import make_speaker
-        mouth = make_speaker(settings)
+            announce(f"Voice input is not available: {exc} Falling back to typed input: type "
+                     f"what you would say and press Enter.")
     return ears, mouth

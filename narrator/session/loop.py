@@ -326,10 +326,12 @@ def _shell_control(control: str | None, said: list[Said], mouth: Mouth | None) -
 
 def _speak(said: list[Said], show: Callable[[Said], None], mouth: Mouth | None,
            ears: Ears) -> None:
-    """Caption and speak each sentence; while speaking, only pause/stop are heard."""
+    """Speak each sentence (the mouth captions it as it is spoken; without one, caption it
+    here); while speaking, only pause/stop are heard."""
     for s in said:
-        show(s)
-        if mouth is not None:
+        if mouth is None:
+            show(s)
+        else:
             mouth.say(s)
     if mouth is None:
         return
