@@ -136,8 +136,7 @@ def test_no_output_device_gives_no_speaker_and_says_what_to_check(capsys):
     assert "narrator devices" in err and "PulseAudio" in err
 
 
-def test_without_a_device_every_sentence_is_captioned_in_order_and_the_loss_once(renderer,
-                                                                               capsys):
+def test_without_a_device_every_sentence_is_captioned_in_order_and_the_loss_once(renderer):
     shown = []
     speaker = Speaker(NO_DEVICE, renderer, shown.append)
     speaker.say(Said("Track 5: The Setting", "heading"))
@@ -151,7 +150,7 @@ def test_without_a_device_every_sentence_is_captioned_in_order_and_the_loss_once
     assert texts[1:] == ["Track 5: The Setting", "As a blacklisted spy, you're on all the "
                          "watchlists.", "Nobody helps.", "Proceed to Track 6."]
     assert texts[0].startswith("The sound output is gone")
-    assert capsys.readouterr().err.count("sound output lost") == 1
+    assert sum(t.startswith("The sound output is gone") for t in texts) == 1
     speaker.close()
 
 

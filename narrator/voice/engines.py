@@ -34,6 +34,7 @@ import numpy as np
 import soundfile as sf
 from platformdirs import user_data_dir
 
+RATE = 22050  # Festival resamples to the player's rate itself (scipy takes seconds to import)
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
 FESTIVAL_VOICES = (Path("/usr/share/festival/voices"), Path("/usr/lib/festival/voices"))
 
@@ -57,6 +58,9 @@ class Engine(Protocol):
     engine_id: str  # changes when the engine or its version does (part of the cache key)
 
     def voices(self) -> list[VoiceInfo]: ...
+
+    def warm(self, voice: str | None) -> None:
+        """Load ``voice`` now, so that the first sentence is quick."""
 
     def synth(self, text: str, voice: str | None, rate: float, path: Path) -> None: ...
 
@@ -93,6 +97,9 @@ class Espeak:
                           ESPEAK_LICENCE)
                 for v in self._es.ListVoices(None)]
 
+    def warm(self, voice: str | None) -> None:
+        pass  # espeak-ng starts in milliseconds
+
     def synth(self, text: str, voice: str | None, rate: float, path: Path) -> None:
         es = self._es
         if es.SetVoiceByName((voice or self.default_voice).encode()) != es.EE_OK:
@@ -120,6 +127,9 @@ class Pyttsx3:
     def voices(self) -> list[VoiceInfo]:
         return [VoiceInfo(v.id, v.name, tuple(str(x) for x in v.languages or ()), "the system's")
                 for v in self._engine.getProperty("voices")]
+
+    def warm(self, voice: str | None) -> None:
+        pass
 
     def synth(self, text: str, voice: str | None, rate: float, path: Path) -> None:
         if voice:
@@ -219,19 +229,25 @@ class Festival:
             time.sleep(0.002)
         marker.unlink()
 
-    def synth(self, text: str, voice: str | None, rate: float, path: Path) -> None:
-        voice = voice or self.default_voice
+    def warm(self, voice: str | None) -> None:
+        self._use(voice or self.default_voice)
+
+    def _use(self, voice: str) -> None:
         if voice not in self._known:
             raise EngineError(f"festival has no voice {voice!r} (see `narrator voices`)")
         if voice != self._voice:
             self._run(f"(voice_{voice})\n(set! narrator_hts hts_engine_params)")
             self._voice, self._rate = voice, None
+
+    def synth(self, text: str, voice: str | None, rate: float, path: Path) -> None:
+        self._use(voice or self.default_voice)
         if rate != self._rate:
             self._run(f'(set! hts_engine_params (append narrator_hts (list (list "-r" {rate:.3f}))))'
                       f"\n(Parameter.set 'Duration_Stretch {1 / rate:.3f})")
             self._rate = rate
         said = " ".join(text.split()).replace("\\", " ").replace('"', "'")
-        self._run(f'(utt.save.wave (utt.synth (Utterance Text "{said}")) "{path}" \'riff)')
+        self._run(f'(utt.save.wave (utt.wave.resample (utt.synth (Utterance Text "{said}")) '
+                  f'{RATE}) "{path}" \'riff)')
         if not path.exists():
             raise EngineError("festival wrote no audio")
 
@@ -311,6 +327,9 @@ class Piper:
 
     def voices(self) -> list[VoiceInfo]:
         return piper_voices()
+
+    def warm(self, voice: str | None) -> None:
+        self.voice(voice)
 
     def voice(self, name: str | None) -> Any:
         name = name or self.default_voice

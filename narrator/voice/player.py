@@ -24,7 +24,9 @@ import soundfile as sf
 SPEECH_RATE = 22050  # the stream's rate: every clip is played at it
 BLOCK_SECONDS = 0.02
 LATENCY_SECONDS = 0.08  # lower underruns on a busy machine; pause still silent in < 0.1 s
-STALL_SECONDS = 1.0  # no callback for this long: the device is gone
+STALL_SECONDS = 2.0  # no callback for this long: the device is gone (PulseAudio's null sink
+# pulls in bursts; a stream whose device went away usually stops at once: ``active``)
+OPEN_GRACE_SECONDS = 3.0  # a new PulseAudio stream may not call back for ~1.5 s
 
 
 class DeviceLost(RuntimeError):
@@ -77,6 +79,7 @@ class Player:
         self._done = threading.Event()
         self._done.set()
         self._tick = 0.0
+        self._called = False  # the stream has called back since it opened
         self._gain = volume
         self.started = threading.Event()  # set when the current clip's first sample went out
         self.clip_started_at: float | None = None  # perf_counter of the clip's first sample
@@ -92,7 +95,7 @@ class Player:
         s = sd.OutputStream(device=self.device, samplerate=samplerate, channels=channels,
                             dtype="float32", blocksize=int(samplerate * BLOCK_SECONDS),
                             latency=LATENCY_SECONDS, callback=self._callback)
-        self._tick = time.monotonic()
+        self._tick, self._called = time.monotonic(), False
         s.start()
         self._stream = s
         return s
@@ -104,7 +107,7 @@ class Player:
             s.close(ignore_errors=True)
 
     def _callback(self, out: np.ndarray, frames: int, _time, _status) -> None:
-        self._tick = time.monotonic()
+        self._tick, self._called = time.monotonic(), True
         out.fill(0)
         with self._lock:
             clip = self._clip
@@ -181,6 +184,13 @@ class Player:
             self.started.set()
 
     @property
+    def alive(self) -> bool:
+        """The stream is open and calling back (False once the device is gone)."""
+        s = self._stream
+        limit = STALL_SECONDS if self._called else OPEN_GRACE_SECONDS
+        return s is not None and s.active and time.monotonic() - self._tick < limit
+
+    @property
     def paused(self) -> bool:
         return self._paused
 
@@ -201,8 +211,7 @@ class Player:
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._done.wait(0.1):
-            s = self._stream
-            if s is None or not s.active or time.monotonic() - self._tick > STALL_SECONDS:
+            if not self.alive:
                 self.stop()
                 self.release()
                 raise DeviceLost("the sound output stopped")

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import logging
+
 import soundfile as sf
 
 from narrator.events import Said
@@ -41,6 +43,7 @@ try:
 except OSError as _exc:  # libportaudio2 is missing: make_speaker says so
     NO_PORTAUDIO = str(_exc)
 
+LOG = logging.getLogger("narrator.sound")
 RATE_STEP = 1.25
 VOLUME_STEP, VOLUME_MIN, VOLUME_MAX = 0.25, 0.25, 2.0
 PEAK = 0.5  # every clip is scaled to this peak at volume 1, leaving room for "louder"
@@ -78,6 +81,8 @@ class Speaker:
         self.settings = settings
         self._show = show
         self._renderer = (renderer or Renderer(settings.voice)) if speak else None
+        if self._renderer is not None:
+            self._renderer.warm()
         self._player = Player(settings.output_device, settings.volume)
         self._cond = threading.Condition()
         self._queue: deque[_Item] = deque()
@@ -253,7 +258,7 @@ class Speaker:
             self._player.release()
         self._show(Said("The sound output is gone; captions go on, and speech comes back "
                         "when it does.", "info"))
-        _report(f"sound output lost; {DEVICE_HINT}")
+        LOG.info("sound output lost (%s)", self.settings.output_device)
 
     def _retry(self) -> None:
         """Try the lost device again (at most every RETRY_SECONDS)."""
@@ -285,8 +290,11 @@ class Speaker:
                     return self._generation, item
                 self._busy = False
                 self._cond.notify_all()
-                self._cond.wait(RETRY_SECONDS if self._lost else None)
-                self._retry()
+                self._cond.wait(RETRY_SECONDS)
+                if self._lost:
+                    self._retry()
+                elif not self._player.alive and not self._closed:
+                    self._lose()  # gone while idle: said now, not at the next sentence
             self._busy = False
             self._cond.notify_all()
             return None
@@ -308,11 +316,13 @@ class Speaker:
                 return
             self._player.volume = self.settings.volume
             self._player.play(clip, paused=self._paused)
-        while not self._player.started.wait(0.1):
-            self._player.wait(0)  # raises DeviceLost when the stream died before starting
-        if generation == self._generation:
-            for said in item.caption():
-                self._show(said)
+        try:
+            while not self._player.started.wait(0.1):
+                self._player.wait(0)  # raises DeviceLost when the stream died before starting
+        finally:  # captioned as it starts, or as it is lost
+            if generation == self._generation:
+                for said in item.caption():
+                    self._show(said)
         self._player.wait()
 
     def _speak(self, generation: int, item: _Item) -> None:

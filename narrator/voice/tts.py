@@ -140,6 +140,11 @@ class Renderer:
         self._lock = threading.RLock()
         self.engine_id = self._engine.call(lambda b: b.engine_id, timeout)
 
+    def warm(self) -> None:
+        """Load the voice in the background (the first sentence then starts sooner)."""
+        voice = self.voice
+        self._engine.submit(lambda b: b.warm(voice))
+
     def voices(self) -> list[VoiceInfo]:
         """Every voice of the engine."""
         return self._engine.call(lambda b: b.voices(), self.timeout)
