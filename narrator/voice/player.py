@@ -184,6 +184,12 @@ class Player:
             self.started.set()
 
     @property
+    def latency(self) -> float:
+        """Seconds from a sample handed to the device to its being heard."""
+        s = self._stream
+        return float(s.latency) if s is not None else 0.0
+
+    @property
     def alive(self) -> bool:
         """The stream is open and calling back (False once the device is gone)."""
         s = self._stream

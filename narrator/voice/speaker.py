@@ -319,7 +319,8 @@ class Speaker:
         try:
             while not self._player.started.wait(0.1):
                 self._player.wait(0)  # raises DeviceLost when the stream died before starting
-        finally:  # captioned as it starts, or as it is lost
+            time.sleep(self._player.latency)  # until its first sample is heard
+        finally:  # captioned as it starts being heard, or as it is lost
             if generation == self._generation:
                 for said in item.caption():
                     self._show(said)
