@@ -106,7 +106,8 @@ class Mic:
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
         self.overflows = 0
         self.dropped = 0
-        self._heard_at = time.monotonic()
+        self._opened_at = time.monotonic()
+        self._heard_at: float | None = None
         try:
             self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
                                              channels=1, dtype="int16", callback=self._callback)
@@ -129,9 +130,11 @@ class Mic:
 
     @property
     def alive(self) -> bool:
-        """The stream runs and delivered audio within the last second (False once the device
-        is gone; open a new Mic when it returns)."""
-        return self._stream.active and time.monotonic() - self._heard_at < 1.0
+        """The stream runs and delivered audio within the last second (within 3 s of opening:
+        PulseAudio takes a while); False once the device is gone: open a new Mic when it returns."""
+        since, limit = ((self._opened_at, 3.0) if self._heard_at is None
+                        else (self._heard_at, 1.0))
+        return self._stream.active and time.monotonic() - since < limit
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:

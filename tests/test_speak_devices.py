@@ -1,0 +1,80 @@
+"""Devices that come and go (issue 14), over a private PulseAudio room: the microphone (the
+room's monitor) removed mid-session and added back, and devices listed by PulseAudio name."""
+
+import io
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+from audio_room import audio_room, missing_tools
+from narrator.session.console import TextEars
+from narrator.session.devices import MIC_BACK, MIC_LOST, WatchedEars, device_lines, route_pulse_names
+from narrator.settings import Settings
+
+pytestmark = [pytest.mark.audio,
+              pytest.mark.skipif(bool(missing_tools()),
+                                 reason=f"PulseAudio tools missing: {missing_tools()}")]
+
+
+def _pactl(env, *args):
+    return subprocess.run(["pactl", *args], env={**os.environ, **env}, capture_output=True,
+                          text=True, timeout=30).stdout
+
+
+def _null_sink(env):
+    return next(line.split()[0] for line in _pactl(env, "list", "short", "modules").splitlines()
+                if "module-null-sink" in line)
+
+
+def test_a_lost_microphone_is_said_typing_takes_over_and_it_is_picked_up_again(monkeypatch):
+    from narrator.voice.listener import make_ears
+    from narrator.voice.mic import Mic
+
+    read_end, write_end = os.pipe()
+    typed = os.fdopen(write_end, "w", buffering=1)
+    said = []
+    with audio_room() as env:
+        settings = Settings(input_device="pulse", denoise=False)
+        ears = WatchedEars(make_ears(settings), TextEars(io.TextIOWrapper(os.fdopen(read_end, "rb")),
+                                                          echo=False),
+                           lambda: Mic("pulse"), lambda text: said.append((time.monotonic(), text)))
+        assert ears.listen(None, timeout=1.0) is None and not ears.lost  # silence: nothing
+        removed_at = time.monotonic()
+        _pactl(env, "unload-module", _null_sink(env))
+        got = []
+        listening = threading.Thread(target=lambda: got.append(ears.listen(None, timeout=10)))
+        listening.start()
+        deadline = time.monotonic() + 5
+        while not said:
+            assert time.monotonic() < deadline, "the lost microphone was not noticed"
+            time.sleep(0.05)
+        assert said[0][1] == MIC_LOST and said[0][0] - removed_at < 2.0
+        typed.write("first session\n")
+        listening.join(10)
+        assert got == ["first session"]  # typing took over at once
+        _pactl(env, "load-module", "module-null-sink", "sink_name=room", "rate=16000")
+        added_at = time.monotonic()
+        assert ears.listen(None, timeout=3.0) is None
+        assert [text for _, text in said] == [MIC_LOST, MIC_BACK]
+        assert said[1][0] - added_at < 2.0 and not ears.lost
+        assert ears.ears.source.read(timeout=1.0) is not None  # listening again
+        ears.close()
+        typed.close()
+
+
+def test_devices_are_listed_and_chosen_by_their_pulseaudio_names(monkeypatch):
+    with audio_room() as env:
+        _pactl(env, "load-module", "module-null-sink", "sink_name=table_speaker")
+        lines = device_lines()
+        assert "  output  table_speaker" in lines and "  input   room.monitor" in lines
+        monkeypatch.delenv("PULSE_SINK", raising=False)
+        routed = route_pulse_names(Settings(output_device="table_speaker",
+                                            input_device="room.monitor"))
+        assert routed.output_device == "pulse" and routed.input_device == "pulse"
+        assert os.environ["PULSE_SINK"] == "table_speaker"
+        assert os.environ["PULSE_SOURCE"] == "room.monitor"
+        unknown = route_pulse_names(Settings(output_device="no-such-sink"))
+        assert unknown.output_device == "no-such-sink"
