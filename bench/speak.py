@@ -21,7 +21,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -158,15 +157,19 @@ def measure_in_room(engine: str, env: dict, renderer: Renderer) -> dict:
             speaker.wait(20)
             time.sleep(0.3)
         out["warm_prompt_first_sound_ms"] = [None if f is None else round(1000 * f) for f in firsts]
-        # captions against the room
+        # captions against the room: each caption against the start of its sentence's sound
         shown.clear()
+        said_at = time.monotonic()
         speaker.say(Said(" ".join(SHORT)))
         speaker.wait(20)
         time.sleep(0.4)
-        heard = bursts(rec.loud_times())[-len(SHORT):]
+        loud = rec.loud_times()
+        heard = bursts(loud[loud >= said_at], gap=0.08)
         captions = [at for at, text in shown if text in SHORT]
-        out["captions_ahead_of_their_sentence"] = int(sum(
-            at < start - 0.1 for at, (start, _) in zip(captions, heard)))
+        out["captions_ahead_of_their_sentence"] = (
+            int(sum(at < start - 0.05 for at, (start, _) in zip(captions, heard)))
+            if len(heard) == len(captions) else
+            f"n/a ({len(heard)} sounds for {len(captions)} captions)")
         # CPU while reading a track (rendering it as it goes: a fresh cache)
         script = load_script(find_script("slow_burn"))
         cpu0, wall0 = time.process_time(), time.monotonic()

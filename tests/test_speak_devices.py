@@ -11,7 +11,8 @@ import pytest
 
 from audio_room import audio_room, missing_tools
 from narrator.session.console import TextEars
-from narrator.session.devices import MIC_BACK, MIC_LOST, WatchedEars, device_lines, route_pulse_names
+from narrator.session.devices import (ECHO, MIC_BACK, MIC_LOST, WatchedEars, device_lines,
+                                      route_pulse_names)
 from narrator.settings import Settings
 
 pytestmark = [pytest.mark.audio,
@@ -78,3 +79,32 @@ def test_devices_are_listed_and_chosen_by_their_pulseaudio_names(monkeypatch):
         assert os.environ["PULSE_SOURCE"] == "room.monitor"
         unknown = route_pulse_names(Settings(output_device="no-such-sink"))
         assert unknown.output_device == "no-such-sink"
+
+
+@pytest.mark.parametrize("sink, warned", [("room", True), ("elsewhere", False)])
+def test_the_narrator_hearing_itself_is_warned_of_once(monkeypatch, tmp_path, sink, warned):
+    """The room's microphone is its sink's monitor: speech played into that sink is heard
+    loudly (a warning); speech played into another sink is not."""
+    from narrator.events import Said
+    from narrator.voice.listener import make_ears
+    from narrator.voice.mic import Mic
+    from narrator.voice.speaker import Speaker
+
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
+    monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
+    said = []
+    with audio_room() as env:
+        _pactl(env, "load-module", "module-null-sink", "sink_name=elsewhere")
+        narrator = Speaker(route_pulse_names(Settings(output_device=sink, voice="espeak-ng")))
+        ears = WatchedEars(make_ears(Settings(input_device="pulse", denoise=False)),
+                           TextEars(io.StringIO(""), echo=False), lambda: Mic("pulse"),
+                           said.append)
+        ears.listen(None, timeout=3.5)  # the quiet room
+        narrator.say(Said("You're a spy; or at least you were until someone got you "
+                          "blacklisted. You have been dumped in a city with no money."))
+        deadline = time.monotonic() + 15
+        while narrator.is_speaking and time.monotonic() < deadline:
+            ears.listen(None, speaking=True, timeout=0.3)
+        narrator.close()
+        ears.close()
+    assert said == ([ECHO] if warned else [])

@@ -30,6 +30,11 @@ SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking
 MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
             "when it is back.")
 MIC_BACK = "The microphone is back."
+ECHO = ("I can hear myself in the microphone, loudly. Turn the speaker down or away from the "
+        "microphone, or use headphones, or I may mishear the table.")
+ECHO_FRAMES = 50  # 1.5 s of microphone frames while speaking, and as many while quiet
+ECHO_RATIO = 10.0  # 20 dB louder while the narrator speaks than while it is quiet
+ECHO_LEVEL = 300.0  # int16 RMS under which it is not loud, whatever the ratio
 
 
 # ---------------------------------------------------------------------- device names
@@ -90,7 +95,7 @@ def route_pulse_names(settings: Settings) -> Settings:
     return replace(settings, **changes) if changes else settings
 
 
-# ---------------------------------------------------------------------- a microphone that comes and goes
+# ---------------------------------------------------------------------- a microphone that goes
 
 
 class WatchedEars:
@@ -108,6 +113,8 @@ class WatchedEars:
         self._retry_at = 0.0
         self._typed: queue.Queue[str] = queue.Queue()
         self._reader: threading.Thread | None = None
+        self.echo = EchoCheck(lambda: announce(ECHO))
+        self._meter(ears.source)
 
     def listen(self, expectation: Expectation | None, *, speaking: bool = False,
                timeout: float | None = None) -> str | None:
@@ -124,6 +131,7 @@ class WatchedEars:
             if self.lost:
                 time.sleep(min(left, 0.05))
                 continue
+            self.echo.speaking = speaking
             heard = self.ears.listen(expectation, speaking=speaking, timeout=left)
             if heard is not None:
                 return heard
@@ -151,8 +159,21 @@ class WatchedEars:
             self.ears.source = self.reopen()
         except RuntimeError:
             return
+        self._meter(self.ears.source)
         self.lost = False
         self.announce(MIC_BACK)
+
+    def _meter(self, source: Any) -> None:
+        """Let the echo check see every frame the ears read."""
+        read = source.read
+
+        def metered(timeout: float | None = None) -> bytes | None:
+            frame = read(timeout=timeout)
+            if frame is not None:
+                self.echo.hear(frame)
+            return frame
+
+        source.read = metered
 
     def _read_typed(self) -> None:
         while (line := self.text_ears.listen(None)) is not None:
@@ -161,6 +182,34 @@ class WatchedEars:
     def close(self) -> None:
         if not self.lost:
             self.ears.close()
+
+
+class EchoCheck:
+    """Warns once when the microphone is far louder while the narrator speaks than while it is
+    quiet: it hears its own voice (a speaker next to the microphone, or a loopback)."""
+
+    def __init__(self, warn: Callable[[], None]) -> None:
+        self.warn = warn
+        self.speaking = False
+        self.levels: dict[bool, list[float]] = {True: [], False: []}
+        self.warned = False
+
+    def hear(self, frame: bytes) -> None:
+        if self.warned:
+            return
+        from narrator.voice.mic import rms
+
+        levels = self.levels[self.speaking]
+        levels.append(rms(frame))
+        del levels[:-ECHO_FRAMES]
+        loud, quiet = (self.levels[True], self.levels[False])
+        if len(loud) < ECHO_FRAMES or len(quiet) < ECHO_FRAMES:
+            return
+        speaking_level = sorted(loud)[len(loud) // 2]
+        quiet_level = max(sorted(quiet)[len(quiet) // 2], 1.0)
+        if speaking_level > ECHO_LEVEL and speaking_level > ECHO_RATIO * quiet_level:
+            self.warned = True
+            self.warn()
 
 
 # ---------------------------------------------------------------------- opening
