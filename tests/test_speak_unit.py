@@ -16,7 +16,7 @@ from narrator.voice.earcons import EARCONS, earcon
 from narrator.voice.player import Clip
 from narrator.voice.render_tracks import render_script
 from narrator.voice.speaker import Speaker, make_speaker
-from narrator.voice.engines import best_engine, parse_voice
+from narrator.voice.engines import best_engine, parse_voice, spec
 from narrator.voice.tts import Renderer, TtsError, _TtsThread, cache_key, sentences
 
 NO_DEVICE = Settings(output_device="no-such-device-anywhere")
@@ -81,6 +81,16 @@ def test_festival_is_preferred_to_espeak_and_renders_at_the_rate_asked(tmp_path)
     text = "Write a track of consecutive numbers from one through to ten."
     normal, fast = (Clip.load(festival.render(text, r)).seconds for r in (1.0, 1.6))
     assert normal > 2.0 and fast < normal / 1.3
+
+
+@pytest.mark.skipif(spec("piper").missing() is not None,
+                    reason="no Piper voice installed (see models/README.md)")
+def test_piper_renders_with_an_installed_voice_at_the_rate_asked(tmp_path):
+    piper = Renderer("piper", cache=tmp_path)
+    text = "Write a track of consecutive numbers from one through to ten."
+    normal, fast = (Clip.load(piper.render(text, r)).seconds for r in (1.0, 1.6))
+    assert normal > 2.0 and fast < normal / 1.3
+    assert any(v.licence for v in piper.voices())
 
 
 def test_text_is_cut_into_sentences_after_their_final_stop():

@@ -28,6 +28,7 @@ from typing import Callable
 
 import logging
 
+import numpy as np
 import soundfile as sf
 
 from narrator.events import Said
@@ -46,6 +47,7 @@ except OSError as _exc:  # libportaudio2 is missing: make_speaker says so
 LOG = logging.getLogger("narrator.sound")
 RATE_STEP = 1.25
 VOLUME_STEP, VOLUME_MIN, VOLUME_MAX = 0.25, 0.25, 2.0
+LEAD_LEVEL, LEAD_SECONDS = 0.02, 0.03  # silence before a sentence's first sound is cut to 30 ms
 PEAK = 0.5  # every clip is scaled to this peak at volume 1, leaving room for "louder"
 RETRY_SECONDS = 0.5
 DEVICE_HINT = ("check that a sound device is connected and PulseAudio/PipeWire runs "
@@ -308,7 +310,12 @@ class Speaker:
                 return None
         clip = Clip.load(self._renderer.render(said.text, self.settings.rate)).at(SPEECH_RATE)
         peak = float(abs(clip.samples).max()) if clip.samples.size else 0.0
-        return Clip(clip.samples * (PEAK / peak), clip.samplerate) if peak > 0 else clip
+        if peak <= 0:
+            return clip
+        # from just before the first sound (engines lead with up to 0.3 s of silence)
+        first = int(np.argmax(abs(clip.samples[:, 0]) > peak * LEAD_LEVEL))
+        start = max(0, first - int(LEAD_SECONDS * clip.samplerate))
+        return Clip(clip.samples[start:] * (PEAK / peak), clip.samplerate)
 
     def _play(self, generation: int, item: _Item, clip: Clip) -> None:
         with self._cond:

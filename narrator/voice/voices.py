@@ -29,8 +29,9 @@ def voice_lines(language: str | None = None) -> list[str]:
             continue
         for v in found:
             if language is None or any(lang.startswith(language) for lang in v.languages):
-                lines.append(f"  {engine.name}:{v.id:28} {v.name:26} {', '.join(v.languages):8}"
-                             f" {v.licence}")
+                voice_id = f"{engine.name}:{v.id}"
+                lines.append(f"  {voice_id:40} {v.name:30} {', '.join(v.languages):8} "
+                             f"{v.licence}")
     return lines
 
 
