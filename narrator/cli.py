@@ -9,16 +9,18 @@ from typing import Any, Callable, Optional
 
 import typer
 
+from narrator.cli_errors import BoundaryGroup, saved_line, session_started
 from narrator.dice import Roller
 from narrator.rules import registry
 from narrator.rules.base import RulesInfo
+from narrator.rules.options import OptionError
 from narrator.script.loader import ScriptError, find_script, load_script
 from narrator.session.console import Captions, TextEars
-from narrator.session.journal import Journal, JournalError, inputs_of
+from narrator.session.journal import Journal, inputs_of
 from narrator.session.loop import ReplayError, Session, run
 from narrator.session.resume import find_session, new_session_path, save_dir
 
-app = typer.Typer(help="Runs a tabletop game hands-free: reads its script aloud, listens for "
+app = typer.Typer(cls=BoundaryGroup, help="Runs a tabletop game hands-free: reads its script aloud, listens for "
                        "commands and dice results, offline.", no_args_is_help=True)
 
 SaveDir = typer.Option(None, "--save-dir", help="Where sessions are saved "
@@ -94,29 +96,12 @@ def _script(info: RulesInfo):
 
 
 def _options(info: RulesInfo, pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` options checked against the game's named options."""
-    options = dict(info.rules.options)
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        key = key.strip()
-        if not sep or key not in options:
-            known = ", ".join(f"{k}={v}" for k, v in info.rules.options.items()) or "none"
-            fail(f"unknown option {pair!r} for {info.title}; its options (with defaults): {known}")
-        options[key] = _value(raw.strip(), options[key])
-    return options
-
-
-def _value(raw: str, default: Any) -> Any:
-    if isinstance(default, bool):
-        if raw.lower() not in ("true", "false", "yes", "no", "on", "off"):
-            fail(f"{raw!r} is not true or false")
-        return raw.lower() in ("true", "yes", "on")
-    if isinstance(default, int):
-        try:
-            return int(raw)
-        except ValueError:
-            fail(f"{raw!r} is not a whole number")
-    return raw
+    """``key=value`` options checked against the game's typed options (defaults filled in)."""
+    try:
+        return info.rules.options.parse(pairs)
+    except OptionError as exc:
+        fail(f"{info.title}: {exc}")
+        raise
 
 
 def _settings(**options: Any):
@@ -147,7 +132,7 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
         if hasattr(ears, "close"):
             ears.close()
     if not ended:
-        typer.echo(f"Session saved: {journal.path}")
+        typer.echo(saved_line())
 
 
 @app.command()
@@ -165,6 +150,7 @@ def play(game: str = typer.Argument(..., help="The game: see narrator games."),
                       roller=Roller(seed))
     journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
                              info.rules.name, options)
+    session_started(journal.name)
     _play(session, journal, input_mode, speech, devices)
 
 
@@ -176,21 +162,27 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
            speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
            save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
+    path, notes = find_session(save_dir(save), session_name)
+    journal, loaded = Journal.reopen(path)
+    session_started(journal.name)
     try:
-        path = find_session(save_dir(save), session_name)
-        journal, loaded = Journal.reopen(path)
-    except JournalError as exc:
-        fail(str(exc))
+        for note in notes + loaded.warnings:
+            typer.secho(note, fg="yellow", err=True)
+        info = _game(loaded.game)
+        try:
+            options = info.rules.options.check(loaded.options)
+        except OptionError as exc:
+            fail(f"{path}: its saved options are refused: {exc}")
+            raise
+        session = Session(info, _script(info), options,
+                          confirm=_confirming(confirm, input_mode), roller=Roller(seed))
+        try:
+            session.replay(inputs_of(loaded.records))
+        except ReplayError as exc:
+            fail(f"{path}: {exc}")
+    except BaseException:
+        journal.close()
         raise
-    for warning in loaded.warnings:
-        typer.secho(warning, fg="yellow", err=True)
-    info = _game(loaded.game)
-    session = Session(info, _script(info), loaded.options,
-                      confirm=_confirming(confirm, input_mode), roller=Roller(seed))
-    try:
-        session.replay(inputs_of(loaded.records))
-    except ReplayError as exc:
-        fail(f"{path}: {exc}")
     _play(session, journal, input_mode, speech, devices, session.resumed())
 
 
@@ -213,9 +205,12 @@ def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a
     from narrator.rules.half_chance import lint_cards
     from narrator.script.lint import lint_path, script_folders
     root = path or find_script(None)
+    if not root.is_dir():
+        fail(f"{root} is not a folder: give a script folder, or a folder of them")
     problems = [str(p) for p in lint_path(root)]
     folders = script_folders(root) or [root]
     problems += [p for folder in folders for p in lint_cards(folder)]
+    problems = list(dict.fromkeys(problems))  # the card check re-reads unparsable files
     for problem in problems:
         typer.echo(problem)
     if problems:

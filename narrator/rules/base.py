@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Union
 
 from narrator.events import GameInput, Line, Say
+from narrator.rules.options import OptionSet
 
 # --------------------------------------------------------------------------- what is legal now
 
@@ -122,8 +123,8 @@ class Rules(Protocol):
     name: str
     #: the folder under scripts/ that holds its text ("slow_burn")
     script: str
-    #: named options a table may set (``--option key=value``) with their defaults
-    options: Mapping[str, Any]
+    #: typed options a table may set (``--option key=value``); as a mapping, name -> default
+    options: OptionSet
 
     def start(self, options: Mapping[str, Any]) -> Step:
         """The initial state and what to say first."""

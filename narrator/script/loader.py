@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from narrator.errors import NarratorError
 from narrator.script.diagnostics import Code, Diagnostic
 from narrator.script.model import Link, Prompt, Script, Track, Where
 
@@ -22,7 +23,7 @@ _BOOL = "tag:yaml.org,2002:bool"
 _UNTYPED = {_BOOL, "tag:yaml.org,2002:timestamp"}
 
 
-class ScriptError(Exception):
+class ScriptError(NarratorError):
     """A script that cannot be loaded; ``diagnostics`` says every reason found."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
@@ -45,11 +46,27 @@ class _Seq(list):
     where: Where
 
 
-class _TagRefused(yaml.MarkedYAMLError):
-    """A tag the safe constructor does not know (``!!python/object``, ``!include``...)."""
+#: limits that keep a hostile script cheap to refuse: bytes per file and per folder, values
+#: (scalars, lists and mappings) per folder, nesting depth; the shipped scripts hold under 25 KiB
+#: and 800 values a file
+MAX_FILE_BYTES = 128 * 1024
+MAX_FOLDER_BYTES = 512 * 1024
+MAX_VALUES = 10_000
+MAX_DEPTH = 32
+#: libyaml's parser when PyYAML has it (several times faster), else PyYAML's own
+_Fast = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
 
 
-class _PlaceLoader(yaml.SafeLoader):
+class _Refused(yaml.MarkedYAMLError):
+    """Something a script may not hold: a tag (``!!python/object``, ``!include``...), an alias,
+    nesting past MAX_DEPTH. ``code`` is its diagnostic."""
+
+    def __init__(self, code: Code, problem: str, mark: yaml.Mark | None):
+        super().__init__(None, None, problem, mark)
+        self.code = code
+
+
+class _PlaceLoader(_Fast):  # type: ignore[misc, valid-type]
     """SafeLoader that stamps values with their place and types only true/false as booleans."""
 
     yaml_implicit_resolvers = {
@@ -64,6 +81,35 @@ class _PlaceLoader(yaml.SafeLoader):
 
     def where(self, node: yaml.Node) -> Where:
         return Where(self.file, node.start_mark.line + 1)
+
+
+class Budget:
+    """How many more values a folder's files may hold (MAX_VALUES in all)."""
+
+    def __init__(self) -> None:
+        self.left = MAX_VALUES
+
+
+def _screen(text: str, budget: Budget) -> None:
+    """Refuse aliases (a few nested ones expand to gigabytes), nesting past MAX_DEPTH and values
+    past the budget, from the parser's events alone, before anything is built."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Fast):
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(Code.YAML_ALIAS, f"the alias *{event.anchor} is not allowed in a "
+                                            "script; write the value out", event.start_mark)
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            budget.left -= 1
+            if budget.left < 0:
+                raise _Refused(Code.TOO_LARGE, f"the script holds more than {MAX_VALUES} values "
+                                               "(texts, lists and mappings)", event.start_mark)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(Code.TOO_DEEP, f"lists and mappings are nested more than "
+                                              f"{MAX_DEPTH} deep", event.start_mark)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _construct_str(loader: _PlaceLoader, node: yaml.ScalarNode) -> _Str:
@@ -95,22 +141,37 @@ def _construct_map(loader: _PlaceLoader, node: yaml.MappingNode):
     data.update(loader.construct_mapping(node))
 
 
+def _construct_int(loader: _PlaceLoader, node: yaml.ScalarNode) -> int:
+    try:
+        return loader.construct_yaml_int(node)
+    except ValueError:  # Python refuses to convert more than 4300 digits
+        raise yaml.constructor.ConstructorError(None, None, f"a number of {len(node.value)} "
+                                                "digits is too long", node.start_mark) from None
+
+
 def _refuse_tag(loader: _PlaceLoader, node: yaml.Node):
     tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-    raise _TagRefused(None, None, f"the tag {tag} is not allowed in a script", node.start_mark)
+    raise _Refused(Code.YAML_TAG, f"the tag {tag} is not allowed in a script", node.start_mark)
 
 
 _PlaceLoader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|false)$"), list("tf"))
+_PlaceLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _PlaceLoader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _PlaceLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
 _PlaceLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
 _PlaceLoader.add_constructor(None, _refuse_tag)
 
 
-def parse_file(path: Path) -> tuple[Any, list[Diagnostic]]:
-    """One YAML file as stamped data (None when empty or broken) and the problems found."""
+def parse_file(path: Path, budget: Budget | None = None) -> tuple[Any, list[Diagnostic]]:
+    """One YAML file as stamped data (None when empty, broken or refused) and the problems
+    found; ``budget`` counts values across the files of a folder."""
     file = str(path)
-    raw = path.read_bytes()
+    with open(path, "rb") as f:
+        raw = f.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [Diagnostic(Code.TOO_LARGE, f"the file is larger than {MAX_FILE_BYTES // 1024}"
+                                                 " KiB; split it into several files of the folder",
+                                 Where(file, 1))]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -118,21 +179,24 @@ def parse_file(path: Path) -> tuple[Any, list[Diagnostic]]:
         return None, [Diagnostic(Code.YAML_SYNTAX, "not UTF-8 text", Where(file, line))]
     loader = _PlaceLoader(text, file)
     try:
+        _screen(text, budget or Budget())
         return loader.get_single_data(), loader.duplicates
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Where(file, mark.line + 1 if mark else 0)
-        code = Code.YAML_TAG if isinstance(exc, _TagRefused) else Code.YAML_SYNTAX
+        code = exc.code if isinstance(exc, _Refused) else Code.YAML_SYNTAX
         message = " ".join(filter(None, (exc.context, exc.problem)))
         return None, [Diagnostic(code, message, where)]
-    except yaml.YAMLError as exc:
-        return None, [Diagnostic(Code.YAML_SYNTAX, str(exc), Where(file, 0))]
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:  # e.g. an int of 5000 digits
+        return None, [Diagnostic(Code.YAML_SYNTAX, " ".join(str(exc).split()), Where(file, 0))]
     finally:
         loader.dispose()
 
 
 # --------------------------------------------------------------------------- building a Script
 
+#: problems that leave a file unread (so fields it would give are not reported missing)
+_UNPARSED = {Code.YAML_SYNTAX, Code.YAML_TAG, Code.TOO_LARGE, Code.YAML_ALIAS, Code.TOO_DEEP}
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
 #: top-level fields; ``cards`` is game data (the Half-Chance deck) that its rules read and check
 _TOP = {"game": str, "title": str, "start": str, "tracks": list, "prompts": dict, "cards": list}
@@ -262,9 +326,14 @@ def load_script(folder: Path) -> Script:
     if not files:
         raise ScriptError([Diagnostic(Code.NO_SCRIPT, "no *.yaml script file in this folder",
                                       Where(str(folder), 0))])
+    total = sum(p.stat().st_size for p in files)
+    if total > MAX_FOLDER_BYTES:
+        raise ScriptError([Diagnostic(Code.TOO_LARGE, f"the script files hold {total // 1024} KiB "
+                                                      f"together, over {MAX_FOLDER_BYTES // 1024} KiB",
+                                      Where(str(folder), 0))])
     build = _Builder(folder)
     singles, raw_tracks, prompts = _merge(build, folder, files)
-    parsed = not any(p.code in (Code.YAML_SYNTAX, Code.YAML_TAG) for p in build.problems)
+    parsed = not any(p.code in _UNPARSED for p in build.problems)
     for name in ("game", "title"):
         if parsed and name not in singles:
             build.problem(Code.MISSING_FIELD, f"no file of the folder gives the script's {name}",
@@ -288,12 +357,13 @@ def _merge(build: _Builder, folder: Path, files: list[Path]):
     singles: dict[str, tuple[Any, Where]] = {}
     raw_tracks: list[tuple[Any, Where]] = []
     prompts: dict[str, Prompt] = {}
+    budget = Budget()
     for path in files:
         if not path.resolve().is_relative_to(folder.resolve()):
             build.problem(Code.OUTSIDE_FOLDER, "this file links outside the script folder",
                           Where(str(path), 0))
             continue
-        data, problems = parse_file(path)
+        data, problems = parse_file(path, budget)
         build.problems.extend(problems)
         if data is None:
             continue

@@ -33,6 +33,8 @@ class TextEars:
     def __init__(self, stream: TextIO | None = None, echo: bool | None = None,
                  captions: Captions | None = None) -> None:
         self._stream = stream or sys.stdin
+        if hasattr(self._stream, "reconfigure"):  # any bytes may be typed: bad UTF-8 reads as �
+            self._stream.reconfigure(errors="replace")
         self._echo = (not self._stream.isatty()) if echo is None else echo
         self._captions = captions
 

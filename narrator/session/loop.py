@@ -16,6 +16,7 @@ from narrator.events import Control, Dice, GameInput, Line, ReadTrack, Said, Suc
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
+from narrator.session.journal import JournalWriteError
 from narrator.voice.commands import describe, understand
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
@@ -281,7 +282,8 @@ def run(session: Session, ears: Ears, show: Callable[[Said], None], journal: Any
     """Play until the game ends or someone says quit. Returns True when the game ended.
 
     ``journal`` has ``append(input)`` and ``append_undo()``; each is called (and is durable)
-    before the session acts on the input.
+    before the session acts on the input. One that raises ``JournalWriteError`` is said and
+    the input is not acted on.
     """
     said = first if first is not None else session.opening()
     while True:
@@ -295,12 +297,15 @@ def run(session: Session, ears: Ears, show: Callable[[Said], None], journal: Any
             return False
         outcome = session.hear(heard)
         said = outcome.said
-        if outcome.record is not None:
-            journal.append(outcome.record)
-            said = said + session.commit()
-        elif outcome.undo:
-            journal.append_undo()
-            said = session.undo()
+        try:
+            if outcome.record is not None:
+                journal.append(outcome.record)
+                said = said + session.commit()
+            elif outcome.undo:
+                journal.append_undo()
+                said = session.undo()
+        except JournalWriteError as exc:  # not kept, so not acted on: the game stays where it was
+            said, outcome.control = [Said(str(exc), "reject")], "unclear"
         if outcome.control == "quit":
             _speak([Said("Saved. Say narrator resume to pick up here.", "info")], show, mouth,
                    ears)

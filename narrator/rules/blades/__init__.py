@@ -21,12 +21,17 @@ from narrator.rules.blades.clocks import read_clock
 from narrator.rules.blades.flow import QUESTIONS, Question, check
 from narrator.rules.blades.sheet import harm_words
 from narrator.rules.blades.state import State
+from narrator.rules.options import Option, OptionSet
 
 
 class BladesRules:
     name = "blades"
     script = "blades"
-    options: Mapping[str, Any] = {"stress_boxes": 9, "lair_coin": 4}
+    options = OptionSet(
+        Option("stress_boxes", 9, "stress boxes on each scoundrel's sheet", low=1, high=18),
+        Option("lair_coin", 4, "coin the lair holds (a vault raises it to 8 or 16)", low=1,
+               high=16),
+    )
 
     def start(self, options: Mapping[str, Any]) -> Step:
         merged = {**self.options, **options}

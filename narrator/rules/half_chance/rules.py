@@ -13,6 +13,7 @@ from narrator.rules.base import (
 from narrator.rules.half_chance.cards import Deck, load_deck
 from narrator.rules.half_chance.flow import NEEDED, Table, playable
 from narrator.rules.half_chance.state import CUT_MAX, HAND, MAX_PLAYERS, Ask, State, distinct
+from narrator.rules.options import OptionSet
 from narrator.script.loader import find_script
 
 COIN = {"heads": "plus", "tails": "minus", 1: "plus", 2: "minus"}
@@ -37,7 +38,7 @@ class HalfChance:
 
     name = "half-chance"
     script = "half_chance"
-    options: Mapping[str, Any] = {}
+    options = OptionSet()
 
     def __init__(self, deck: Deck | None = None) -> None:
         self._deck = deck

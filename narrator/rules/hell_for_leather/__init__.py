@@ -17,11 +17,13 @@ from narrator.rules.hell_for_leather import (  # noqa: F401  (each registers its
 from narrator.rules.hell_for_leather.flow import apply as _apply
 from narrator.rules.hell_for_leather.flow import expectation, settle
 from narrator.rules.hell_for_leather.model import DRIVE, State, heat_status
+from narrator.rules.options import Option, OptionSet
 
-OPTIONS: dict[str, Any] = {
-    "exams": False,  # Appendix B: exam winners' spare Drive circle, Team A starts with 1 VP
-    "felony_stars": 6,  # length of the Felony rank track (the sheet is not in the text)
-}
+OPTIONS = OptionSet(
+    Option("exams", False, "Appendix B: exam winners' spare Drive circle, Team A starts with 1 VP"),
+    Option("felony_stars", 6, "length of the Felony rank track (the sheet is not in the text)",
+           low=1, high=20),
+)
 
 
 def _flag(value: Any) -> bool:
@@ -31,7 +33,7 @@ def _flag(value: Any) -> bool:
 class HellForLeather:
     name = "hell-for-leather"
     script = "hell_for_leather"
-    options: Mapping[str, Any] = OPTIONS
+    options = OPTIONS
 
     def start(self, options: Mapping[str, Any]) -> Step:
         opts = {**OPTIONS, **(options or {})}

@@ -14,6 +14,7 @@ from narrator.rules.intensity import between, declare, exchange, held, impacts, 
 from narrator.rules.intensity.model import State
 from narrator.rules.intensity.phases import PHASES, check
 from narrator.rules.intensity.status import status
+from narrator.rules.options import OptionSet
 
 
 class IntensityRules:
@@ -21,7 +22,7 @@ class IntensityRules:
 
     name = "intensity"
     script = "intensity"
-    options: Mapping[str, Any] = {}
+    options = OptionSet()
 
     def start(self, options: Mapping[str, Any]) -> Step:
         return Step(State(phase="count"), (Line("said.welcome"),))

@@ -7,14 +7,14 @@ The rules are pure: the flow lives in ``State.todo`` (see ``engine``), the text 
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Mapping
 
 from narrator.events import GameInput, Line
 from narrator.rules.base import Expectation, RulesInfo, Step
 from narrator.rules.slow_burn import agency, job, mini, setup  # noqa: F401  (register steps)
 from narrator.rules.slow_burn import engine
-from narrator.rules.slow_burn.state import DEFAULTS, Options, State
+from narrator.rules.options import Option, OptionSet
+from narrator.rules.slow_burn.state import CHOICES, MEANINGS, Options, State
 from narrator.rules.slow_burn.status import status
 
 
@@ -23,7 +23,8 @@ class SlowBurn:
 
     name = "slow-burn"
     script = "slow_burn"
-    options: Mapping[str, Any] = MappingProxyType(DEFAULTS)
+    options = OptionSet(*(Option(name, values[0], MEANINGS[name], choices=values)
+                          for name, values in CHOICES.items()))
 
     def start(self, options: Mapping[str, Any]) -> Step:
         state, said = engine.run(State(Options.parse(options), todo=(("welcome", -1),)))

@@ -20,6 +20,17 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "reread": ("always", "first"),
 }
 DEFAULTS: dict[str, str] = {name: values[0] for name, values in CHOICES.items()}
+#: what each option decides, in one line (docs/slow-burn.md tells the whole choice)
+MEANINGS: dict[str, str] = {
+    "players": "who counts as a player for the Opposition dice: the spies, or the Handler too",
+    "tie": "how a scene ends when both sides roll as many successes",
+    "interference_dice": "Interference dice: one per spy who responds, or per implicated spy",
+    "ignore_penalty": "whether an ignoring spy's penalty ends on responding or with the Job",
+    "final_push": "which push frees a spy: the one made from space 10, or the one reaching it",
+    "fleur": "whether spent Fleur-de-Lis tokens stay spent or come back each episode",
+    "freed": "what a freed spy's player plays next: a new spy, or a contact with no path",
+    "reread": "read Tracks 8-13 every time, or once per episode",
+}
 
 MIN_SPIES, MAX_SPIES = 2, 5
 JOB_SEGMENTS = 7
