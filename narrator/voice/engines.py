@@ -242,7 +242,8 @@ class Festival:
     def synth(self, text: str, voice: str | None, rate: float, path: Path) -> None:
         self._use(voice or self.default_voice)
         if rate != self._rate:
-            self._run(f'(set! hts_engine_params (append narrator_hts (list (list "-r" {rate:.3f}))))'
+            self._run('(set! hts_engine_params (append narrator_hts '
+                      f'(list (list "-r" {rate:.3f}))))'
                       f"\n(Parameter.set 'Duration_Stretch {1 / rate:.3f})")
             self._rate = rate
         said = " ".join(text.split()).replace("\\", " ").replace('"', "'")
