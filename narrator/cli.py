@@ -1,27 +1,61 @@
-"""The ``narrator`` command line (Typer)."""
+"""The ``narrator`` command line (Typer).
+
+Modules a command needs are imported inside it, and help is always plain text (no rich boxes:
+they cost ~250 ms of start-up and are hard for screen readers), so ``narrator --help`` stays
+fast. Captions and messages are plain too when output is not a terminal, with NO_COLOR set,
+or with ``--plain``.
+"""
 
 from __future__ import annotations
 
 import functools
 import inspect
+import os
+import sys
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 
 from narrator.cli_errors import BoundaryGroup, saved_line, session_started
-from narrator.dice import Roller
-from narrator.rules import registry
-from narrator.rules.base import RulesInfo
-from narrator.rules.options import OptionError
-from narrator.script.loader import ScriptError, find_script, load_script
-from narrator.session.console import Captions, TextEars
-from narrator.session.journal import Journal, inputs_of
-from narrator.session.loop import ReplayError, Session, run
-from narrator.session.resume import find_session, new_session_path, save_dir
+
+if TYPE_CHECKING:
+    from narrator.rules.base import RulesInfo
+    from narrator.script.model import Script
+    from narrator.session.journal import Journal
+    from narrator.session.game import Session
+
+
+def plain_output(argv: list[str] = sys.argv) -> bool:
+    """Plain text wanted: ``--plain`` given, NO_COLOR set, or stdout not a terminal."""
+    return "--plain" in argv or "NO_COLOR" in os.environ or not sys.stdout.isatty()
+
 
 app = typer.Typer(cls=BoundaryGroup, help="Runs a tabletop game hands-free: reads its script aloud, listens for "
-                       "commands and dice results, offline.", no_args_is_help=True)
+                       "commands and dice results, offline.", no_args_is_help=True,
+                  rich_markup_mode=None,
+                  pretty_exceptions_enable=False)
+
+
+def _version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            typer.echo(f"narrator {version('narrator')}")
+        except PackageNotFoundError:
+            typer.echo("narrator (not installed: run from a source folder)")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and stop."),
+         _plain: bool = typer.Option(False, "--plain",
+                                     help="Plain output, no colour or emphasis (also when "
+                                          "NO_COLOR is set or output is not a terminal).")
+         ) -> None:
+    """Runs a tabletop game hands-free: reads its script aloud, listens for commands and dice
+    results, offline."""
 
 SaveDir = typer.Option(None, "--save-dir", help="Where sessions are saved "
                                                 "(default: $NARRATOR_SAVE_DIR or the user data folder).")
@@ -32,9 +66,10 @@ Confirm = typer.Option(None, "--confirm/--no-confirm",
 Speech = typer.Option(None, "--speak/--quiet",
                       help="Speak aloud, or captions only (default: speak with voice input).")
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
-Model = typer.Option(None, "--model", help="A vosk model folder (see narrator models).")
+Model = typer.Option(None, "--model", help="A model folder for the engine (see narrator models).")
 Denoise = typer.Option(None, "--denoise/--no-denoise",
-                       help="Take a noisy room's noise out of the microphone (RNNoise; default on).")
+                       help="Take a noisy room's noise out of the microphone (RNNoise, for "
+                            "pocketsphinx and vosk; default on).")
 #: the speech and device settings a session may override: (setting, type, option)
 DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
     ("voice", str, typer.Option(None, "--voice", help="Speech engine or voice: piper, festival, "
@@ -48,7 +83,7 @@ DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
                                        help="Microphone: a number, name or PulseAudio source "
                                             "(see narrator devices).")),
     ("engine", str, typer.Option(None, "--engine",
-                                 help="Recogniser: pocketsphinx (built in) or vosk.")),
+                                 help="Recogniser: whisper (default), pocketsphinx (light) or vosk.")),
     ("model", str, Model),
     ("listen_mode", str, typer.Option(None, "--listen",
                                       help="open (always listening), wake (start with 'narrator') "
@@ -75,28 +110,40 @@ def with_device_options(command: Callable) -> Callable:
 
 def fail(message: str) -> None:
     """Print a clear message and stop with status 1."""
-    typer.secho(message, fg="red", err=True)
+    typer.secho(message, fg=None if plain_output() else "red", err=True)
     raise typer.Exit(1)
 
 
-def _game(name: str) -> RulesInfo:
-    try:
-        return registry.get(name)
-    except KeyError as exc:
-        fail(str(exc.args[0]))
-        raise
+def _fail_script(exc: Exception) -> None:
+    fail("the game script has problems:\n" + "\n".join(map(str, exc.diagnostics)))
 
 
-def _script(info: RulesInfo):
+def _game(target: str) -> tuple[RulesInfo, Script, str]:
+    """The game ``target`` names (a built-in, a user game or a script path): its rules, its
+    script and the name its journal keeps (a built-in's name, else the script's full path)."""
+    from narrator.rules import registry
+    from narrator.script.catalog import find_game, user_games
+    from narrator.script.loader import ScriptError, find_script, load_script
     try:
-        return load_script(find_script(info.rules.script))
+        info = registry.find(target)
+        if info is not None:
+            return info, load_script(find_script(info.rules.script)), info.rules.name
+        path = find_game(target)
+        if path is None:
+            fail(f"no game or script called {target!r}; known games: "
+                 f"{', '.join(registry.names())}; your own games go in {user_games()}")
+        info, script = registry.for_script(load_script(path))
+        return info, script, str(path)
     except ScriptError as exc:
-        fail("the game script has problems:\n" + "\n".join(map(str, exc.diagnostics)))
-        raise
+        _fail_script(exc)
+    except KeyError as exc:
+        fail(f"{target}: {exc.args[0]}")
+    raise AssertionError("unreachable")
 
 
 def _options(info: RulesInfo, pairs: list[str]) -> dict[str, Any]:
     """``key=value`` options checked against the game's typed options (defaults filled in)."""
+    from narrator.rules.options import OptionError
     try:
         return info.rules.options.parse(pairs)
     except OptionError as exc:
@@ -115,20 +162,26 @@ def _settings(**options: Any):
 
 def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[bool],
           devices: dict[str, Any], first: list | None = None) -> None:
+    from narrator.session.console import Captions, TextEars
+    from narrator.session.loop import run
     if input_mode not in ("voice", "text"):
         fail("--input is voice or text")
-    captions = Captions()
-    ears, mouth = TextEars(captions=captions), None
+    captions = Captions(plain=plain_output())
+    ears, mouth, cues = TextEars(captions=captions), None, None
     if input_mode == "voice" or speech:
         from narrator.session.devices import open_devices
-        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears,
-                                   _settings(**devices), captions)
+        settings = _settings(**devices)
+        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears, settings)
+        if mouth is None and input_mode == "voice":  # --quiet keeps the earcons
+            from narrator.voice.earcons import make_cues
+            cues = make_cues(settings)
     try:
-        ended = run(session, ears, captions, journal, mouth, first)
+        ended = run(session, ears, captions, journal, mouth, first, cues)
     finally:
         journal.close()
-        if mouth is not None:
-            mouth.close()
+        for device in (mouth, cues):
+            if device is not None:
+                device.close()
         if hasattr(ears, "close"):
             ears.close()
     if not ended:
@@ -137,19 +190,22 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
 
 @app.command()
 @with_device_options
-def play(game: str = typer.Argument(..., help="The game: see narrator games."),
+def play(game: str = typer.Argument(..., help="A game (see narrator games), or the path of "
+                                                "a script file or folder of your own."),
          option: list[str] = typer.Option([], "--option", "-o", help="A rule option key=value."),
          input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
          seed: Optional[int] = Seed, save: Optional[Path] = SaveDir,
          devices: Optional[dict] = None) -> None:
-    """Start a new session of GAME."""
-    info = _game(game)
-    script = _script(info)
+    """Start a new session of GAME (a built-in or your own game, or a script path)."""
+    from narrator.dice import Roller
+    from narrator.session.journal import Journal
+    from narrator.session.game import Session
+    from narrator.session.resume import new_session_path, save_dir
+    info, script, name = _game(game)
     options = _options(info, option)
     session = Session(info, script, options, confirm=_confirming(confirm, input_mode),
                       roller=Roller(seed))
-    journal = Journal.create(new_session_path(save_dir(save), info.rules.name),
-                             info.rules.name, options)
+    journal = Journal.create(new_session_path(save_dir(save), info.rules.name), name, options)
     session_started(journal.name)
     _play(session, journal, input_mode, speech, devices)
 
@@ -162,19 +218,24 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
            speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
            save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
+    from narrator.dice import Roller
+    from narrator.rules.options import OptionError
+    from narrator.session.journal import Journal, inputs_of
+    from narrator.session.game import ReplayError, Session
+    from narrator.session.resume import find_session, save_dir
     path, notes = find_session(save_dir(save), session_name)
     journal, loaded = Journal.reopen(path)
     session_started(journal.name)
     try:
         for note in notes + loaded.warnings:
-            typer.secho(note, fg="yellow", err=True)
-        info = _game(loaded.game)
+            typer.secho(note, fg=None if plain_output() else "yellow", err=True)
+        info, script, _ = _game(loaded.game)
         try:
             options = info.rules.options.check(loaded.options)
         except OptionError as exc:
             fail(f"{path}: its saved options are refused: {exc}")
             raise
-        session = Session(info, _script(info), options,
+        session = Session(info, script, options,
                           confirm=_confirming(confirm, input_mode), roller=Roller(seed))
         try:
             session.replay(inputs_of(loaded.records))
@@ -192,39 +253,98 @@ def _confirming(confirm: Optional[bool], input_mode: str) -> bool:
 
 @app.command()
 def games() -> None:
-    """List the games narrator can run."""
+    """List the built-in games and your own (the user games folder)."""
+    from narrator.rules import registry
+    from narrator.script.catalog import user_games, user_scripts
     for name in registry.names():
         info = registry.get(name)
         typer.echo(f"{name:18} {info.title}: {info.summary}")
+    typer.echo(f"\nYour games, in {user_games()} (narrator play NAME):")
+    found = user_scripts()
+    for folder, script in found:
+        if hasattr(script, "diagnostics"):
+            typer.echo(f"  {folder.name:16} does not load: narrator check {folder}")
+        else:
+            typer.echo(f"  {script.game:16} {script.title} ({script.rules or 'track engine'})")
+    if not found:
+        typer.echo("  none yet: put a script folder there, or play any script with "
+                   "narrator play PATH")
 
 
 @app.command()
-def check(path: Optional[Path] = typer.Argument(None, help="A script folder or a folder of them "
-                                                           "(default: the shipped scripts).")) -> None:
-    """Check game scripts; print each problem as file:line: code message."""
-    from narrator.rules.half_chance import lint_cards
-    from narrator.script.lint import lint_path, script_folders
+def config(changes: list[str] = typer.Argument(None, metavar="[SETTING=VALUE]...",
+                                               help="Settings to change, e.g. rate=1.2 "
+                                                    "listen_mode=push voice=en-us.")) -> None:
+    """Show the saved settings (voice, rate, volume, devices, listening), or change some."""
+    import dataclasses
+
+    from narrator.settings import config_path, load_settings, save_settings, with_options
+    settings = load_settings()
+    if changes:
+        pairs = [change.partition("=") for change in changes]
+        bad = [change for change, (_, sep, _) in zip(changes, pairs) if not sep]
+        if bad:
+            fail(f"{bad[0]!r} is not SETTING=VALUE")
+        try:
+            settings = with_options(settings, **{k.strip(): v.strip() for k, _, v in pairs})
+        except TypeError as exc:
+            known = ", ".join(f.name for f in dataclasses.fields(settings))
+            fail(f"{exc.args[0]}; the settings are {known}")
+        except ValueError as exc:
+            fail(f"bad setting: {exc}")
+        save_settings(settings)
+    typer.echo(f"Settings ({config_path()}):")
+    for field in dataclasses.fields(settings):
+        value = getattr(settings, field.name)
+        typer.echo(f"  {field.name:14} {'(default)' if value is None else value}")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the script format (for editors that check YAML as you type)."""
+    import json
+
+    from narrator.script.schema import script_schema
+    typer.echo(json.dumps(script_schema(), indent=2))
+
+
+@app.command()
+def options(game: str = typer.Argument(..., help="A game or a script path.")) -> None:
+    """List GAME's rule options: name, type, allowed values, default and meaning."""
+    info = _game(game)[0]
+    declared = info.rules.options.declared
+    if not declared:
+        typer.echo(f"{info.title} has no options.")
+    for o in declared:
+        default = str(o.default).lower() if isinstance(o.default, bool) else o.default
+        typer.echo(f"{o.name}  ({o.kind}: {o.allowed()}; default {default})\n    {o.meaning}")
+
+
+@app.command()
+def check(path: Optional[Path] = typer.Argument(None, help="A script file or folder, or a folder "
+                                                           "of them (default: the built-in games).")
+          ) -> None:
+    """Check that game scripts are playable; print each problem as file:line: NSxxx message."""
+    from narrator.rules.playable import check_path
+    from narrator.script.loader import find_script
     root = path or find_script(None)
-    if not root.is_dir():
-        fail(f"{root} is not a folder: give a script folder, or a folder of them")
-    problems = [str(p) for p in lint_path(root)]
-    folders = script_folders(root) or [root]
-    problems += [p for folder in folders for p in lint_cards(folder)]
-    problems = list(dict.fromkeys(problems))  # the card check re-reads unparsable files
+    if not root.exists():
+        fail(f"{root} does not exist: give a script file or folder, or a folder of them")
+    problems = check_path(root)
     for problem in problems:
-        typer.echo(problem)
+        typer.echo(str(problem))
     if problems:
         raise typer.Exit(1)
     typer.echo("No problems found.")
 
 
 @app.command()
-def graph(game: str, fmt: str = typer.Option("mermaid", "--format", help="mermaid or dot.")) -> None:
+def graph(game: str = typer.Argument(..., help="A game or a script path."), fmt: str = typer.Option("mermaid", "--format", help="mermaid or dot.")) -> None:
     """Print GAME's track graph (Mermaid or Graphviz DOT)."""
     from narrator.script.graph import to_dot, to_mermaid
     if fmt not in ("mermaid", "dot"):
         fail("--format is mermaid or dot")
-    script = _script(_game(game))
+    _, script, _ = _game(game)
     typer.echo(to_mermaid(script) if fmt == "mermaid" else to_dot(script))
 
 
@@ -255,7 +375,7 @@ def devices() -> None:
 
 
 @app.command("render")
-def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder for Track01.wav ..."),
+def render_tracks(game: str = typer.Argument(..., help="A game or a script path."), out: Path = typer.Option(..., "--out", help="Folder for Track01.wav ..."),
                   voice: Optional[str] = typer.Option(None, "--voice", help="See narrator voices."),
                   rate: Optional[float] = typer.Option(None, "--rate", help="0.5 to 3 (default 1).")) -> None:
     """Write GAME's audio tracks, one WAV per track, rebuilt from its script."""
@@ -264,7 +384,7 @@ def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder
     from narrator.voice.tts import TtsError
     try:
         settings = with_options(load_settings(), voice=voice, rate=rate)
-        paths = render_with_progress(_script(_game(game)), out, settings.voice, settings.rate)
+        paths = render_with_progress(_game(game)[1], out, settings.voice, settings.rate)
     except (ValueError, TtsError) as exc:
         fail(str(exc))
         raise
@@ -272,25 +392,31 @@ def render_tracks(game: str, out: Path = typer.Option(..., "--out", help="Folder
 
 
 @app.command()
-def hear(files: list[Path] = typer.Argument(..., help="WAV files, one utterance each."),
-         engine: str = typer.Option("pocketsphinx", "--engine", help="pocketsphinx or vosk."),
+def hear(files: list[Path] = typer.Argument(..., help="Sound files, one utterance each."),
+         engine: str = typer.Option("whisper", "--engine",
+                                    help="whisper, pocketsphinx or vosk."),
          game: Optional[str] = typer.Option(None, "--game", help="Listen for what GAME asks "
                                                                   "first (default: every command)."),
          model: Optional[str] = Model, denoise: Optional[bool] = Denoise,
          as_json: bool = typer.Option(False, "--json", help="One JSON line per file.")) -> None:
-    """What the recogniser hears in recorded clips, and the command it would act on."""
+    """What the recogniser hears in recorded clips, and the command it would act on. A file
+    that cannot be heard gets one error line; the others are still heard (exit status 1)."""
     import json
 
     from narrator.voice.asr import make_recognizer
     from narrator.voice.hear import hear_files
+    failed = False
     try:
-        records = hear_files(make_recognizer(engine, model), files, game, denoise is not False)
-        for r in records:
+        for r in hear_files(make_recognizer(engine, model), files, game, denoise is not False):
+            failed = failed or "error" in r
             typer.echo(json.dumps(r) if as_json else
+                       f"{r['file']}: error: {r['error']}" if "error" in r else
                        f"{r['file']}: {r['command'] or '-'} (heard {r['text']!r}, "
                        f"confidence {r['confidence']:.2f}, {r['ms']:.0f} ms)")
     except (KeyError, ValueError, RuntimeError) as exc:
         fail(str(exc))
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -31,6 +31,11 @@ UNEXPECTED, INTERRUPTED = 70, 130
 
 _open_session: list[str] = []
 
+#: what click itself reports (usage errors, exits): typer may use click or a copy of its own
+_COMMAND_LINE_ERRORS = (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException,
+                        click.Abort,
+                        next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"))
+
 
 def session_started(name: str) -> None:
     """The session ``name`` is open: Ctrl-C or a crash from here on says how to resume it."""
@@ -56,8 +61,7 @@ class BoundaryGroup(TyperGroup):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException,
-                click.Abort):
+        except _COMMAND_LINE_ERRORS:
             raise
         except NarratorError as exc:
             _say(str(exc), "red")

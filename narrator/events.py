@@ -5,7 +5,8 @@ Three families:
 * game inputs (``Continue``, ``Dice``, ``Successes``, ``Number``, ``Word``, ``Text``):
   what a player said that a game's rules act on; these are journaled;
 * controls (``Control``): what the app itself acts on (pause, repeat, back, ...);
-* output (``Line``, ``ReadTrack``, ``Said``): what the app says.
+* output (``Line``, ``ReadTrack``, ``Said``): what the app says;
+* hearing (``Utterance``): what the ears hand the session, its meaning already understood.
 
 ``to_dict``/``from_dict`` give every message a JSON form; the journal stores that form.
 """
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 _REGISTRY: dict[str, type] = {}
+#: fields that hold another message (written as its own JSON form)
+_NESTED = ("meaning",)
 
 
 def message(cls: type) -> type:
@@ -36,7 +39,9 @@ def to_dict(msg: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(msg).__name__}
     for f in dataclasses.fields(msg):
         value = getattr(msg, f.name)
-        if isinstance(value, tuple):
+        if f.name in _NESTED:
+            value = to_dict(value)
+        elif isinstance(value, tuple):
             value = list(value)
         elif isinstance(value, Mapping):
             value = dict(value)
@@ -55,6 +60,8 @@ def from_dict(data: Mapping[str, Any]) -> Any:
     for f in dataclasses.fields(cls):
         if f.name in data:
             value = data[f.name]
+            if f.name in _NESTED and isinstance(value, Mapping):
+                value = from_dict(value)
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     try:
         return cls(**kwargs)
@@ -113,15 +120,10 @@ GAME_INPUTS = (Continue, Dice, Successes, Number, Word, Text)
 
 # --------------------------------------------------------------------------- controls
 
-CONTROLS = (
-    "pause", "resume", "stop", "next", "repeat", "back", "help", "status",
-    "slower", "faster", "yes", "no", "roll", "goto", "quit",
-)
-
-
 @message
 class Control:
-    """Something the app acts on itself; ``goto`` carries the track number in ``arg``."""
+    """Something the app acts on itself (the names are narrator.understand's controls);
+    ``goto`` carries the track number in ``arg``."""
 
     name: str
     arg: int | None = None
@@ -171,3 +173,22 @@ class Said:
 
 
 Say = Union[Line, ReadTrack]
+
+
+# --------------------------------------------------------------------------- hearing
+
+#: the engines an utterance may come from
+ENGINES = ("text", "whisper", "pocketsphinx", "vosk")
+
+
+@message
+class Utterance:
+    """One thing heard, understood once by the ears (``meaning``: Control, a game input or
+    Unclear). ``confidence`` is 0..1 (1.0 typed); ``sure`` False: read it back before it
+    counts (low confidence, or free text heard by voice)."""
+
+    text: str
+    meaning: Any
+    confidence: float
+    engine: str
+    sure: bool = True

@@ -19,6 +19,7 @@ from platformdirs import user_config_dir
 
 RATE_MIN, RATE_MAX = 0.5, 3.0
 LISTEN_MODES = ("open", "push", "wake")
+ENGINES = ("whisper", "pocketsphinx", "vosk")
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Settings:
     quiet: bool = False
     # speech in (listening)
     input_device: str | int | None = None
-    engine: str = "pocketsphinx"
+    engine: str = "whisper"
     model: str | None = None
     listen_mode: str = "open"
     denoise: bool = True  # RNNoise on the microphone when the room is noisy
@@ -95,6 +96,14 @@ def _listen_mode(value: Any) -> str:
     return value
 
 
+def _engine(value: Any) -> str:
+    """A speech engine name."""
+    engine = str(value).strip().lower()
+    if engine not in ENGINES:
+        raise ValueError(f"{value!r} is not a speech engine; use {', '.join(ENGINES)}")
+    return engine
+
+
 _CHECKS = {
     "voice": _optional_text,
     "rate": check_rate,
@@ -102,7 +111,7 @@ _CHECKS = {
     "output_device": parse_device,
     "quiet": _flag,
     "input_device": parse_device,
-    "engine": str,
+    "engine": _engine,
     "model": _optional_text,
     "listen_mode": _listen_mode,
     "denoise": _flag,

@@ -2,9 +2,12 @@
 
 Every clip is named by what it should yield (``next``, ``goto 7``, ``dice 4 9``, ``null`` for
 table talk), so a test or the bench reads the expectation from the clip itself. Voices are
-flite's slt, rms, awb and kal16 and a few espeak-ng voices; noise is pink noise mixed by sox at
-a chosen signal-to-noise ratio. sox runs in repeatable mode (-R: no random dither or noise
-seed), so a clip is the same on every run and so is every count a test asserts.
+flite's slt, rms, awb and kal16, a few espeak-ng voices and Festival's US slt HTS voice
+(``text2wave``); TUNE_VOICES are others, kept for setting thresholds so that what is reported
+is measured on voices the thresholds never saw. Noise is pink noise, or babble (three other
+voices reading table talk at once), mixed at a chosen signal-to-noise ratio. sox runs in
+repeatable mode (-R: no random dither or noise seed), so a clip is the same on every run and
+so is every count a test asserts.
 """
 
 from __future__ import annotations
@@ -20,7 +23,14 @@ import soundfile as sf
 
 FLITE_VOICES = ("slt", "rms", "awb", "kal16")
 ESPEAK_VOICES = ("en-us", "en-gb", "en-us+f3")
-VOICES = tuple(f"flite:{v}" for v in FLITE_VOICES) + tuple(f"espeak:{v}" for v in ESPEAK_VOICES)
+FESTIVAL_VOICES = ("slt-hts",)
+VOICES = (tuple(f"flite:{v}" for v in FLITE_VOICES) + tuple(f"espeak:{v}" for v in ESPEAK_VOICES)
+          + tuple(f"festival:{v}" for v in FESTIVAL_VOICES))
+#: voices for tuning thresholds only (never the ones a bench figure is reported on)
+TUNE_VOICES = ("flite:kal", "espeak:en-us+m3", "espeak:en-gb-scotland", "espeak:en-029")
+BABBLE_VOICES = ("espeak:en-gb-x-rp", "flite:awb_time", "espeak:en-us+f2")
+#: Festival voice names for text2wave
+FESTIVAL = {"slt-hts": "voice_cmu_us_slt_arctic_hts"}
 RATE = 16000
 
 #: (expected command, phrase a player says). Every command form of ``narrator hear``.
@@ -35,7 +45,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("dice 2 7 11", "two, seven and eleven"), ("dice 5", "five"),
 )
 
-#: what people say at a table that is not meant for the app
+#: what people say at a table that is not meant for the app; many hold a command word inside
+#: a longer sentence ("next round's on me", "yes, but only after lunch")
 TABLE_TALK: tuple[str, ...] = (
     "next time we should bring snacks",
     "three guys come out of the alley",
@@ -49,8 +60,39 @@ TABLE_TALK: tuple[str, ...] = (
     "I would rather not go back there",
     "roll initiative everybody",
     "we need a plan before we go in",
+    "next round's on me",
+    "yes, but only after lunch",
+    "no, I meant the other door",
+    "pause the music for a second, would you",
+    "stop kicking the table",
+    "help me find my pencil",
+    "repeat after me, I will not touch the idol",
+    "go back and get the rope",
+    "heads up, the pizza is here",
+    "tails never fails, that's what my uncle says",
+    "four of us and nine snacks, that works",
+    "a six and a six would be amazing right now",
+    "she rolled a twelve last time, remember",
+    "who has the dice",
+    "can somebody open a window",
+    "I'm going to grab a drink, anyone want one",
+    "what time do we have to finish tonight",
+    "that curse was brutal last session",
+    "does the merit track go up to ten",
+    "I pass, I've got nothing useful to add",
+    "the boon she gave us is still on my sheet",
+    "let's keep going until the pizza arrives",
+    "slow and steady wins the race",
+    "faster than a speeding bullet",
+    "status effects go on the left side of the card",
+    "okay so where were we",
+    "my cat just walked across the keyboard",
+    "did anyone see the game last night",
+    "I love this part of the story",
+    "quit hogging the snacks",
+    "no successes again, this dice hates me",
+    "five minutes break, please",
 )
-
 
 @dataclass(frozen=True)
 class Clip:
@@ -63,18 +105,22 @@ class Clip:
     snr_db: float | None
 
 
-def missing_tools() -> list[str]:
-    """The programs clip generation needs that are not installed."""
-    return [t for t in ("flite", "espeak-ng", "sox") if shutil.which(t) is None]
+def missing_tools(voices=VOICES) -> list[str]:
+    """The programs clip generation (in ``voices``) needs that are not installed."""
+    needed = {"sox"} | {{"flite": "flite", "espeak": "espeak-ng",
+                         "festival": "text2wave"}[v.split(":")[0]] for v in voices}
+    return sorted(t for t in needed if shutil.which(t) is None)
 
 
 def _speak(text: str, voice: str, out: Path) -> None:
     engine, name = voice.split(":", 1)
     if engine == "flite":
-        cmd = ["flite", "-voice", name, "-t", text, "-o", str(out)]
+        cmd, given = ["flite", "-voice", name, "-t", text, "-o", str(out)], None
+    elif engine == "festival":
+        cmd, given = ["text2wave", "-eval", f"({FESTIVAL[name]})", "-o", str(out)], text
     else:
-        cmd = ["espeak-ng", "-v", name, "-w", str(out), text]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+        cmd, given = ["espeak-ng", "-v", name, "-w", str(out), text], None
+    subprocess.run(cmd, input=given, text=True, check=True, capture_output=True, timeout=60)
 
 
 def _to_16k(src: Path, dst: Path, pad: float) -> None:
@@ -82,29 +128,52 @@ def _to_16k(src: Path, dst: Path, pad: float) -> None:
                     "pad", str(pad), str(pad)], check=True, capture_output=True, timeout=60)
 
 
-def add_noise(clean: Path, out: Path, snr_db: float) -> None:
-    """Mix pink noise into ``clean`` so speech power / noise power is ``snr_db``."""
-    speech, _ = sf.read(clean, dtype="float64")
-    seconds = len(speech) / RATE
-    noise_file = out.with_suffix(".noise.wav")
-    subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(noise_file),
+def _pink(seconds: float, out: Path) -> np.ndarray:
+    subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(out),
                     "synth", f"{seconds:.3f}", "pinknoise", "vol", "0.3"],
                    check=True, capture_output=True, timeout=60)
-    noise, _ = sf.read(noise_file, dtype="float64")
+    noise, _ = sf.read(out, dtype="float64")
+    return noise
+
+
+def babble(folder: Path, seconds: float) -> np.ndarray:
+    """Three voices reading table talk at once, looped to ``seconds``."""
+    tracks = []
+    for i, voice in enumerate(BABBLE_VOICES):
+        lines = TABLE_TALK[i::len(BABBLE_VOICES)]
+        pcm = np.concatenate([sf.read(make_clip(folder / "babble", line, None, voice).path,
+                                      dtype="float64")[0] for line in lines])
+        tracks.append(pcm)
+    length = min(map(len, tracks))
+    mixed = sum(t[:length] for t in tracks)
+    return np.resize(mixed, int(seconds * RATE))
+
+
+def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None:
+    """Mix pink noise or babble into ``clean`` so speech power / noise power is ``snr_db``."""
+    speech, _ = sf.read(clean, dtype="float64")
+    seconds = len(speech) / RATE
+    if kind == "babble":
+        noise = babble(out.parent, seconds)
+    else:
+        noise_file = out.with_suffix(".noise.wav")
+        noise = _pink(seconds, noise_file)
+        noise_file.unlink()
     loud = np.abs(speech) > 0.02 * np.abs(speech).max()  # speech power where there is speech
     speech_power = float(np.mean(speech[loud] ** 2))
     noise_power = float(np.mean(noise ** 2))
     gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
-    subprocess.run(["sox", "-R", "-m", "-v", "1", str(clean), "-v", f"{gain:.6f}", str(noise_file),
-                    str(out)], check=True, capture_output=True, timeout=60)
-    noise_file.unlink()
+    mixed = np.clip(speech + gain * np.resize(noise, len(speech)), -1, 1)
+    sf.write(out, mixed, RATE, subtype="PCM_16")
 
 
 def make_clip(folder: Path, phrase: str, expected: str | None, voice: str,
-              snr_db: float | None = None, pad: float = 0.4) -> Clip:
-    """Speak ``phrase`` with ``voice`` into ``folder`` (cached by content); noisy if ``snr_db``."""
+              snr_db: float | None = None, pad: float = 0.4, noise: str = "pink") -> Clip:
+    """Speak ``phrase`` with ``voice`` into ``folder`` (cached by content); with ``snr_db``,
+    ``noise`` (pink or babble) is mixed in."""
     folder.mkdir(parents=True, exist_ok=True)
-    key = hashlib.sha1(f"{phrase}|{voice}|{snr_db}|{pad}".encode()).hexdigest()[:10]
+    kind = "" if noise == "pink" else f"|{noise}"
+    key = hashlib.sha1(f"{phrase}|{voice}|{snr_db}|{pad}{kind}".encode()).hexdigest()[:10]
     label = (expected or "null").replace(" ", "_")
     path = folder / f"{label}--{voice.replace(':', '-').replace('+', '-')}--{key}.wav"
     if not path.exists():
@@ -115,7 +184,7 @@ def make_clip(folder: Path, phrase: str, expected: str | None, voice: str,
         if snr_db is None:
             clean.rename(path)
         else:
-            add_noise(clean, path, snr_db)
+            add_noise(clean, path, snr_db, noise)
             clean.unlink()
         raw.unlink()
     return Clip(path, phrase, expected, voice, snr_db)

@@ -41,7 +41,7 @@ def wait_for(stream, text: str) -> None:
 def test_an_unexpected_error_says_where_the_full_report_is(state, monkeypatch):
     def broken():
         raise RuntimeError("the registry fell over")
-    monkeypatch.setattr("narrator.cli.registry.names", broken)
+    monkeypatch.setattr("narrator.rules.registry.names", broken)
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 70 and "Traceback" not in result.output
     assert "unexpected error (RuntimeError: the registry fell over)" in result.output
@@ -119,19 +119,25 @@ def test_a_session_open_in_one_narrator_is_refused_in_a_second(tmp_path):
 
 
 @pytest.mark.parametrize("args, says", [
-    (["check", "/nonexistent/scripts"], "is not a folder: give a script folder"),
-    (["check", "/etc/hostname"], "is not a folder: give a script folder"),
+    (["check", "/nonexistent/scripts"], "does not exist: give a script file or folder"),
     (["play", "slow-burn", "--input", "text", "--save-dir", "/etc/hostname"],
      "/etc/hostname is not a folder; choose another save folder"),
     (["play", "slow-burn", "--input", "text", "--save-dir", "/proc/no/such"],
      "Could not start a session in /proc/no/such"),
     (["resume", "--input", "text", "--save-dir", "/etc/hostname"], "no saved session"),
-    (["graph", "chess"], "no game called 'chess'"),
+    (["graph", "chess"], "no game or script called 'chess'"),
 ], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
 def test_bad_paths_and_names_get_one_line_and_no_report(state, args, says):
     result = runner.invoke(app, args, input="quit\n")
     assert result.exit_code == 1 and says in result.output
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert not state.exists()
+
+
+def test_checking_a_file_that_is_no_script_says_so_without_a_report(state):
+    result = runner.invoke(app, ["check", "/etc/hostname"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "/etc/hostname:1: NS003 a script file should be a mapping" in result.output
     assert not state.exists()
 
 

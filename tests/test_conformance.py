@@ -6,6 +6,7 @@ must never get stuck, and replaying the accepted inputs must rebuild the live st
 """
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,17 @@ from narrator.script.loader import find_script, load_script
 from narrator.script.render import render
 
 NAMES = ("Ash", "Blue", "Cato", "Dee", "Eve")
+#: a script played by the track engine (docs/script-format.md's walkthrough game)
+ENGINE_GAME = str(Path(__file__).parent / "examples" / "lighthouse.yaml")
+
+
+def rules_and_script(game):
+    """A built-in game's rules and script, or the track engine's for a script path."""
+    if game == ENGINE_GAME:
+        info, script = registry.for_script(load_script(Path(game)))
+        return info.rules, script
+    rules = registry.get(game).rules
+    return rules, load_script(find_script(rules.script))
 
 
 def random_input(accept, rng):
@@ -38,12 +50,10 @@ def random_input(accept, rng):
     raise AssertionError(f"unknown accept spec {accept!r}")
 
 
-@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.parametrize("game", registry.names() + [ENGINE_GAME])
 @pytest.mark.parametrize("seed", range(6))
 def test_random_play_never_sticks_renders_every_line_and_replays(game, seed):
-    info = registry.get(game)
-    rules = info.rules
-    script = load_script(find_script(rules.script))
+    rules, script = rules_and_script(game)
     rng = random.Random(seed)
     first = rules.start(dict(rules.options))
     state, accepted = first.state, []

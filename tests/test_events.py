@@ -19,7 +19,15 @@ SAMPLES = {
     "Line": events.Line("total", {"faces": [4, 9], "total": 13}),
     "ReadTrack": events.ReadTrack("t07"),
     "Said": events.Said("Track 7: The Job", "heading", "audio/t07.ogg"),
+    "Utterance": events.Utterance("four and nine", events.Dice((4, 9)), 0.62, "whisper", False),
 }
+
+
+@pytest.mark.parametrize("meaning", [events.Control("goto", 7), events.Unclear("um", "no"),
+                                     events.Text("Mara"), events.Continue()])
+def test_an_utterance_keeps_its_meaning_through_json(meaning):
+    heard = events.Utterance("x", meaning, 1.0, "text")
+    assert from_dict(json.loads(json.dumps(to_dict(heard)))) == heard
 
 
 @pytest.mark.parametrize("name", sorted(all_messages()))

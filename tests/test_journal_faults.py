@@ -17,7 +17,8 @@ from narrator.events import Dice, Number, Word
 from narrator.session.console import Captions, TextEars
 from narrator.session.journal import (Journal, JournalBusy, JournalError, JournalWriteError,
                                       inputs_of, load)
-from narrator.session.loop import Session, run
+from narrator.session.game import Session
+from narrator.session.loop import run
 from toy_game import INFO, SCRIPT
 
 REAL = {name: getattr(os, name) for name in ("write", "fsync", "ftruncate", "open")}

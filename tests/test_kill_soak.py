@@ -22,10 +22,12 @@ from pathlib import Path
 import pytest
 
 from golden import GOLDEN
+from narrator.events import Utterance
 from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
+from narrator.session.game import Session
 from narrator.session.journal import inputs_of, load
-from narrator.session.loop import Session
+from narrator.understand import understand
 
 KILLS = 50
 #: the golden lines before the first "roll for me" (a roll would differ after each resume)
@@ -38,7 +40,8 @@ def reference() -> tuple[list, list[int]]:
     session = Session(info, load_script(find_script(info.rules.script)), dict(info.rules.options))
     after = []
     for line in LINES:
-        outcome = session.hear(line)
+        outcome = session.hear(Utterance(line, understand(line, session.expectation,
+                                                          session.mode), 1.0, "text"))
         if outcome.record is not None:
             session.commit()
         elif outcome.undo:

@@ -3,6 +3,8 @@ stays, a quiet room passes untouched, and a stream cleaned frame by frame has no
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
@@ -10,8 +12,12 @@ import clips
 from narrator.voice.denoise import STEP, Denoiser, make_denoiser
 from narrator.voice.hear import read_pcm
 
-pytestmark = pytest.mark.skipif(bool(clips.missing_tools()),
-                                reason=f"needs {', '.join(clips.missing_tools())}")
+pytestmark = [
+    pytest.mark.skipif(bool(clips.missing_tools()),
+                       reason=f"needs {', '.join(clips.missing_tools())}"),
+    pytest.mark.skipif(importlib.util.find_spec("pyrnnoise") is None,
+                       reason="needs the denoise extra (pip install '.[denoise]')"),
+]
 PAD = 0.4  # seconds of room before and after the words (clips.make_clip)
 
 

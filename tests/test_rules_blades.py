@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from narrator.events import GAME_INPUTS, Dice, Line, Number, Word
 from narrator.rules.base import AcceptDice
 from narrator.rules.blades import INFO
-from narrator.voice.commands import understand
+from narrator.understand import understand
 
 RULES = INFO.rules
 

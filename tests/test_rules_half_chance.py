@@ -22,7 +22,7 @@ from narrator.rules.half_chance.cards import DeckError, load_deck, read_deck
 from narrator.rules.half_chance.state import Ask, State
 from narrator.script.model import Prompt, Script, Where
 from narrator.script.render import render
-from narrator.voice.commands import understand
+from narrator.understand import understand
 
 FOLDER = Path(__file__).resolve().parents[1] / "scripts" / "half_chance"
 RULES = INFO.rules

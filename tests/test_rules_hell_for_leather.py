@@ -19,7 +19,7 @@ from narrator.rules.hell_for_leather.flow import settle, todo
 from narrator.rules.hell_for_leather.model import DRIVE, Die, Finale, heat_status, set_member, set_team
 from narrator.script.loader import find_script, load_script
 from narrator.script.render import render
-from narrator.voice.commands import understand
+from narrator.understand import understand
 
 RULES = INFO.rules
 SCRIPT = load_script(find_script(RULES.script))

@@ -17,7 +17,7 @@ from narrator.rules.intensity import INFO
 from narrator.rules.intensity.model import LADDER, step_down
 from narrator.script.loader import find_script, load_script
 from narrator.script.render import render
-from narrator.voice.commands import understand
+from narrator.understand import understand
 from test_conformance import random_input
 
 RULES = INFO.rules

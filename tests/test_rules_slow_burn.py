@@ -7,7 +7,7 @@ import pytest
 from narrator.events import Continue, Dice, Line, Number, ReadTrack, Successes, Text, Word
 from narrator.rules.base import AcceptDice, AcceptNumber, AcceptSuccesses
 from narrator.rules.slow_burn import INFO
-from narrator.voice.commands import understand
+from narrator.understand import understand
 
 RULES = INFO.rules
 NAMES = ("Ash", "Blue", "Cato", "Dee", "Eve")

@@ -1,11 +1,12 @@
-"""The session loop: understanding, refusals that change nothing, confirmation, undo, replay."""
+"""The session loop over typed input: refusals that change nothing, confirmation, undo, replay."""
 
 import io
 
 from narrator.dice import Roller
 from narrator.events import Dice, Number
 from narrator.session.console import Captions, TextEars
-from narrator.session.loop import Session, run
+from narrator.session.game import Session
+from narrator.session.loop import run
 from toy_game import INFO, SCRIPT
 
 
@@ -123,6 +124,6 @@ def test_with_a_speaker_each_listen_is_cued_and_accepted_or_unclear_inputs_have_
     run(session, TextEars(io.StringIO("next\nbanana\n2\n"), echo=False), captions,
         MemoryJournal(), mouth)
     earcons = [c[1] for c in mouth.calls if c[0] == "earcon"]
-    assert earcons[:4] == ["listening", "accepted", "listening", "unclear"]
+    assert earcons[:5] == ["reading", "listening", "accepted", "listening", "unclear"]
     spoken = [c[1].text for c in mouth.calls if c[0] == "say"]
     assert "Roll two dice three times." in spoken and "How many players?" in spoken

@@ -24,7 +24,7 @@ from narrator.rules.slow_burn import INFO
 from narrator.rules.slow_burn.state import CHOICES, JOB_SEGMENTS, PATH_END
 from narrator.script.loader import find_script, load_script
 from narrator.script.render import render
-from narrator.voice.commands import understand
+from narrator.understand import understand
 
 RULES = INFO.rules
 SCRIPT = load_script(find_script(RULES.script))

@@ -1,10 +1,12 @@
-"""Which games exist: command-line name → rules module (imported on first use)."""
+"""Which games exist: command-line name → rules module (imported on first use), and which rules
+a loaded script is played by."""
 
 from __future__ import annotations
 
 import importlib
 
 from narrator.rules.base import RulesInfo
+from narrator.script.model import Script
 
 #: command-line name → module defining ``INFO: RulesInfo``
 GAMES: dict[str, str] = {
@@ -21,14 +23,29 @@ def names() -> list[str]:
     return list(GAMES)
 
 
-def get(name: str) -> RulesInfo:
-    """The game called ``name`` (its name, an alias or its script folder name).
-
-    Raises ``KeyError`` with the known names when there is none.
-    """
+def find(name: str) -> RulesInfo | None:
+    """The built-in game called ``name`` (its name, an alias or its script folder name)."""
     key = name.strip().lower().replace("_", "-")
     for game, module in GAMES.items():
         info: RulesInfo = importlib.import_module(module).INFO
         if key == game or key in info.aliases:
             return info
-    raise KeyError(f"no game called {name!r}; known games: {', '.join(GAMES)}")
+    return None
+
+
+def get(name: str) -> RulesInfo:
+    """The built-in game called ``name``; ``KeyError`` with the known names when there is none."""
+    info = find(name)
+    if info is None:
+        raise KeyError(f"no game called {name!r}; known games: {', '.join(GAMES)}")
+    return info
+
+
+def for_script(script: Script) -> tuple[RulesInfo, Script]:
+    """The rules that play ``script`` and the script they play: the built-in module its
+    ``rules:`` names, else the track engine walking its tracks (with the engine's default
+    prompts added). KeyError when ``rules:`` names no game."""
+    if script.rules is None:
+        from narrator.rules.tracks import track_game
+        return track_game(script)
+    return get(script.rules), script

@@ -37,6 +37,9 @@ class Code(Enum):
     TOO_LARGE = "NS020", "a script is too large: a file over 128 KiB, a folder over 512 KiB or 10000 values"
     YAML_ALIAS = "NS021", "a YAML alias (*name) is not allowed in a script"
     TOO_DEEP = "NS022", "lists and mappings are nested more than 32 deep"
+    UNKNOWN_RULES = "NS023", "rules: names no built-in rules module, or one that does not load"
+    MISSING_PROMPT = "NS024", "a prompt key the game's rules say is missing from the script"
+    BAD_CARDS = "NS025", "a card deck in the folder does not load"
 
     def __new__(cls, number: str, summary: str) -> "Code":
         member = object.__new__(cls)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -199,11 +200,12 @@ def parse_file(path: Path, budget: Budget | None = None) -> tuple[Any, list[Diag
 _UNPARSED = {Code.YAML_SYNTAX, Code.YAML_TAG, Code.TOO_LARGE, Code.YAML_ALIAS, Code.TOO_DEEP}
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
 #: top-level fields; ``cards`` is game data (the Half-Chance deck) that its rules read and check
-_TOP = {"game": str, "title": str, "start": str, "tracks": list, "prompts": dict, "cards": list}
-_TRACK = {"id": str, "number": int, "title": str, "lines": list, "next": list, "ending": bool,
-          "audio": str}
-_TRACK_REQUIRED = ("id", "number", "title", "lines")
-_LINK = {"to": str, "when": str}
+TOP_FIELDS = {"game": str, "title": str, "rules": str, "start": str, "tracks": list,
+              "prompts": dict, "cards": list}
+TRACK_FIELDS = {"id": str, "number": int, "title": str, "lines": list, "next": list,
+                "ending": bool, "audio": str}
+TRACK_REQUIRED = ("id", "number", "title", "lines")
+LINK_FIELDS = {"to": str, "when": str}
 
 
 def _is(value: Any, kind: type) -> bool:
@@ -269,7 +271,7 @@ class _Builder:
     def track(self, data: Any, where: Where) -> Track | None:
         ident = data.get("id") if isinstance(data, dict) else None
         name = f"track {ident}" if isinstance(ident, str) else "a track"
-        got = self.fields(data, _TRACK, name, where, _TRACK_REQUIRED)
+        got = self.fields(data, TRACK_FIELDS, name, where, TRACK_REQUIRED)
         if got is None:
             return None
         if "number" in got and got["number"][0] < 1:
@@ -278,14 +280,14 @@ class _Builder:
         links = [link for item in got.get("next", ([], where))[0]
                  if (link := self.link(item, name, where)) is not None]
         audio = self.audio(*got["audio"]) if "audio" in got else None
-        if not set(_TRACK_REQUIRED) <= got.keys():
+        if not set(TRACK_REQUIRED) <= got.keys():
             return None
         return Track(id=str(got["id"][0]), number=got["number"][0], title=str(got["title"][0]),
                      lines=tuple(lines), links=tuple(links), ending=got.get("ending", (False,))[0],
                      audio=audio, where=data.where, line_where=tuple(places))
 
     def link(self, data: Any, track: str, where: Where) -> Link | None:
-        got = self.fields(data, _LINK, f"{track}: a link", where, ("to",))
+        got = self.fields(data, LINK_FIELDS, f"{track}: a link", where, ("to",))
         if got is None or "to" not in got:
             return None
         return Link(to=str(got["to"][0]), when=str(got.get("when", ("",))[0]), where=data.where)
@@ -319,10 +321,12 @@ def yaml_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.yaml") if p.is_file())
 
 
-def load_script(folder: Path) -> Script:
-    """The script in ``folder`` (every *.yaml merged); ScriptError lists every problem found."""
-    folder = Path(folder)
-    files = yaml_files(folder) if folder.is_dir() else []
+def load_script(path: Path) -> Script:
+    """The script in folder ``path`` (every *.yaml merged) or in the one file ``path``, whose
+    folder is then the script's folder. ScriptError lists every problem found."""
+    path = Path(path)
+    folder = path.parent if path.is_file() else path
+    files = [path] if path.is_file() else yaml_files(path) if path.is_dir() else []
     if not files:
         raise ScriptError([Diagnostic(Code.NO_SCRIPT, "no *.yaml script file in this folder",
                                       Where(str(folder), 0))])
@@ -348,6 +352,7 @@ def load_script(folder: Path) -> Script:
     if build.problems:
         raise ScriptError(build.problems)
     return Script(game=str(singles["game"][0]), title=str(singles["title"][0]), folder=folder,
+                  rules=str(singles["rules"][0]) if "rules" in singles else None,
                   start=str(singles["start"][0]) if "start" in singles else None,
                   tracks=tuple(sorted(tracks, key=lambda t: t.number)), prompts=prompts)
 
@@ -367,7 +372,7 @@ def _merge(build: _Builder, folder: Path, files: list[Path]):
         build.problems.extend(problems)
         if data is None:
             continue
-        got = build.fields(data, _TOP, "a script file", Where(str(path), 1), ())
+        got = build.fields(data, TOP_FIELDS, "a script file", Where(str(path), 1), ())
         for key, (value, where) in (got or {}).items():
             if key == "tracks":
                 raw_tracks.extend((item, getattr(item, "where", where)) for item in value)
@@ -400,11 +405,22 @@ def load_all(root: Path) -> list[Script]:
     return scripts
 
 
-def find_script(folder_name: str | None) -> Path:
-    """The shipped ``scripts/<folder_name>`` (``scripts/`` itself for None).
+def builtin_scripts() -> Path:
+    """The folder of the shipped games' script folders.
 
-    ``scripts/`` sits beside the ``narrator`` package; the environment variable
-    NARRATOR_SCRIPTS points elsewhere.
+    $NARRATOR_SCRIPTS when set; else ``narrator/scripts`` inside the installed package (a
+    wheel: importlib.resources); else ``scripts/`` beside the package (a source checkout or an
+    editable install, where setup.py maps that folder in only at build time).
     """
-    root = Path(os.environ.get("NARRATOR_SCRIPTS") or Path(__file__).resolve().parents[2] / "scripts")
+    if os.environ.get("NARRATOR_SCRIPTS"):
+        return Path(os.environ["NARRATOR_SCRIPTS"])
+    packaged = resources.files("narrator") / "scripts"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(str(resources.files("narrator"))).parent / "scripts"
+
+
+def find_script(folder_name: str | None) -> Path:
+    """The shipped ``scripts/<folder_name>`` (the folder of them all for None)."""
+    root = builtin_scripts()
     return root if folder_name is None else root / folder_name

@@ -65,7 +65,7 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Script:
-    """A loaded game script."""
+    """A loaded game script; ``rules`` names a built-in rules module (None: the track engine)."""
 
     game: str
     title: str
@@ -73,6 +73,7 @@ class Script:
     start: str | None = None
     tracks: tuple[Track, ...] = ()
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
+    rules: str | None = None
 
     def track(self, track_id: str) -> Track:
         """The track with this id (KeyError if none)."""

@@ -1,24 +1,36 @@
-"""Text mode: utterances typed on stdin, captions printed with rich."""
+"""Text mode: utterances typed on stdin, captions printed with rich; the microphone in a thread
+of its own, with typing beside it."""
 
 from __future__ import annotations
 
+import queue
 import sys
-from typing import TextIO
+from collections import deque
+import threading
+import time
+from typing import Any, Iterator, TextIO
 
 from rich.console import Console
 
-from narrator.events import Said
+from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
+from narrator.understand import understand
+from narrator.voice.earcons import earcon_seconds
 
+MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
+CLOSE_WAIT = 30.0  # seconds to let a decoding finish before the microphone is closed
+CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the earcon heard
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
-          "info": "dim"}
+          "info": "dim", "state": "reverse"}
 
 
 class Captions:
-    """Prints every sentence as it is said; headings and prompts stand out."""
+    """Prints every sentence as it is said; headings and prompts stand out (unless ``plain``:
+    no colour or emphasis, as rich also does by itself for NO_COLOR and for a pipe)."""
 
-    def __init__(self, file: TextIO | None = None) -> None:
-        self._console = Console(file=file or sys.stdout, highlight=False, soft_wrap=True)
+    def __init__(self, file: TextIO | None = None, plain: bool = False) -> None:
+        self._console = Console(file=file or sys.stdout, highlight=False, soft_wrap=True,
+                                color_system=None if plain else "auto")
 
     def __call__(self, said: Said) -> None:
         if said.kind == "heading":
@@ -27,8 +39,9 @@ class Captions:
 
 
 class TextEars:
-    """Reads one line of stdin per utterance; echoes it when stdin is not a terminal, so a
-    transcript of a piped session reads like a conversation."""
+    """Reads one line of stdin per utterance, understood as typed (sure, confidence 1); echoes
+    it when stdin is not a terminal, so a transcript of a piped session reads like a
+    conversation. Nothing is read while the narrator reads aloud."""
 
     def __init__(self, stream: TextIO | None = None, echo: bool | None = None,
                  captions: Captions | None = None) -> None:
@@ -38,14 +51,107 @@ class TextEars:
         self._echo = (not self._stream.isatty()) if echo is None else echo
         self._captions = captions
 
-    def listen(self, expectation: Expectation | None, *, speaking: bool = False,
-               timeout: float | None = None) -> str | None:
-        if speaking:
+    def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Utterance | None:
+        if mode == "reading":
             return None
         line = self._stream.readline()
-        if not line:
-            return None
+        return self.typed(line, expectation, mode) if line else None
+
+    def typed(self, line: str, expectation: Expectation, mode: str) -> Utterance:
+        """A typed line as an utterance (echoed to the captions when asked to)."""
         text = line.rstrip("\n")
         if self._echo and self._captions is not None:
             self._captions(Said(f"> {text}", "input"))
-        return text
+        return Utterance(text, understand(text, expectation, mode), 1.0, "text")
+
+    def lines(self) -> Iterator[str]:
+        """Every line typed, as it comes (until the input ends)."""
+        return iter(self._stream.readline, "")
+
+
+class LiveEars:
+    """The microphone heard in a thread of its own, so a decoding never holds up the reading,
+    with the keyboard beside it (when given): a line typed (and Enter) is taken as typed at any
+    moment, so a table can always type a name, or anything, rather than say it.
+
+    Each ``listen`` says what is expected now; the microphone thread listens for that. An
+    utterance heard for a question that is no longer asked is dropped."""
+
+    def __init__(self, voice: Any, keyboard: TextEars | None = None) -> None:
+        self.voice = voice
+        self.keyboard = keyboard
+        self._heard: queue.Queue[tuple[Any, Any]] = queue.Queue()
+        self._want: tuple[Expectation, str, str] | None = None
+        self._wanted = threading.Event()
+        self._closed = threading.Event()
+        self._cues: deque[tuple[float, float]] = deque(maxlen=8)  # when earcons sounded
+        self._microphone = threading.Thread(target=self._hear, name="microphone", daemon=True)
+        self._microphone.start()
+        if keyboard is not None:
+            threading.Thread(target=self._read, name="keyboard", daemon=True).start()
+
+    def _hear(self) -> None:
+        self._wanted.wait()
+        while not self._closed.is_set():
+            if self._want is None:
+                return
+            expectation, mode, echo = self._want
+            started = time.monotonic()
+            heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
+            if heard is not None and not self._our_cue():
+                self._heard.put((heard, expectation))
+            else:  # ears that return at once (an ended source) are not asked in a busy loop
+                self._closed.wait(MIC_STEP - (time.monotonic() - started))
+
+    def cued(self, name: str) -> None:
+        """Earcon ``name`` plays now: what the microphone hears ending with it is the earcon
+        (a recogniser takes a short tone for "no" or "help"), not the table."""
+        now = time.monotonic()
+        self._cues.append((now, now + earcon_seconds(name) + CUE_TAIL))
+
+    def _our_cue(self) -> bool:
+        """Whether the utterance just heard ended while an earcon played (or just after)."""
+        ended = getattr(self.voice, "ended_at", None)
+        return ended is not None and any(start <= ended <= end for start, end in self._cues)
+
+    def _read(self) -> None:
+        assert self.keyboard is not None
+        for line in self.keyboard.lines():
+            self._heard.put((line, None))
+
+    def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Utterance | None:
+        self._want = (expectation, mode, echo)
+        self._wanted.set()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return None
+            try:
+                heard, under = self._heard.get(timeout=left)
+            except queue.Empty:
+                return None
+            if isinstance(heard, str) and self.keyboard is not None:
+                return self.keyboard.typed(heard, expectation, mode)
+            if under == expectation:
+                return heard
+
+    @property
+    def ready(self) -> bool:
+        """Whether the microphone's recogniser has loaded (typing works before)."""
+        return getattr(self.voice, "ready", True)
+
+    @property
+    def notice(self) -> str | None:
+        return getattr(self.voice, "notice", None)
+
+    def close(self) -> None:
+        """Stop listening, then close the microphone (not while it is being read: a crash)."""
+        self._closed.set()
+        self._wanted.set()
+        self._microphone.join(timeout=CLOSE_WAIT)
+        close = getattr(self.voice, "close", None)
+        if close is not None:
+            close()

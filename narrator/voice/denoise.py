@@ -2,11 +2,12 @@
 
 RNNoise (a small recurrent network, built into the ``pyrnnoise`` wheel as ``librnnoise.so``)
 takes 10 ms frames at 48 kHz. Frames are upsampled by 3 and brought back down with stateful
-low-pass filters, so a stream can be cleaned in pieces without seams. In a quiet room the
+low-pass FIR filters (numpy), so a stream can be cleaned in pieces without seams. In a quiet room the
 audio passes through untouched (RNNoise can clip a clean voice); the network keeps running so
 that it is ready the moment the room gets loud. The library is loaded
 directly with ctypes: importing the ``pyrnnoise`` package itself would pull in its file and
-plotting tools for nothing.
+plotting tools for nothing. ``pyrnnoise`` is optional (``pip install 'narrator[denoise]'``):
+without it the microphone is heard raw.
 """
 
 from __future__ import annotations
@@ -19,14 +20,31 @@ from collections import deque
 from pathlib import Path
 
 import numpy as np
-from scipy.signal import firwin, lfilter
 
 RATE = 16000
 FACTOR = 3               # RNNoise runs at 48 kHz
 BLOCK = 480              # RNNoise's frame: 10 ms at 48 kHz
 STEP = BLOCK // FACTOR   # input samples per RNNoise frame (10 ms at 16 kHz)
-_TAPS = firwin(63, 7600, fs=RATE * FACTOR)
+CUTOFF = 7600.0          # Hz: the low-pass around the 48 kHz detour keeps the 16 kHz band
+TAP_COUNT = 63
 QUIET_FLOOR = 150.0      # int16 rms of the room's noise under which audio passes untouched
+
+
+def low_pass(count: int, cutoff: float, rate: float) -> np.ndarray:
+    """A linear-phase FIR low-pass: a Hamming-windowed sinc with unit gain at 0 Hz."""
+    n = np.arange(count) - (count - 1) / 2
+    taps = np.sinc(2 * cutoff / rate * n) * np.hamming(count)
+    return taps / taps.sum()
+
+
+_TAPS = low_pass(TAP_COUNT, CUTOFF, RATE * FACTOR)
+
+
+def fir(samples: np.ndarray, history: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``samples`` through _TAPS, carrying on from ``history`` (the last inputs seen before);
+    returns the output and the history for the next piece."""
+    joined = np.concatenate((history, samples))
+    return np.convolve(joined, _TAPS, mode="valid"), joined[-(len(_TAPS) - 1):]
 
 
 @functools.cache
@@ -58,7 +76,7 @@ class Denoiser:
         self._levels: deque[float] = deque(maxlen=300)
         self._lib = _library()
         self._state = self._lib.rnnoise_create(None)
-        self._up = np.zeros(len(_TAPS) - 1)    # filter state: silence before the stream
+        self._up = np.zeros(len(_TAPS) - 1)    # filter history: silence before the stream
         self._down = np.zeros(len(_TAPS) - 1)
 
     @property
@@ -75,7 +93,7 @@ class Denoiser:
         self._levels.extend(np.sqrt(np.mean(pieces ** 2, axis=1)))
         stuffed = np.zeros(samples.size * FACTOR)
         stuffed[::FACTOR] = samples * FACTOR
-        high, self._up = lfilter(_TAPS, 1.0, stuffed, zi=self._up)
+        high, self._up = fir(stuffed, self._up)
         out = np.empty_like(high, dtype=np.float32)
         frame = np.empty(BLOCK, dtype=np.float32)
         for at in range(0, high.size, BLOCK):
@@ -83,7 +101,7 @@ class Denoiser:
             self._lib.rnnoise_process_frame(
                 self._state, out[at:].ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
                 frame.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
-        low, self._down = lfilter(_TAPS, 1.0, out.astype(np.float64), zi=self._down)
+        low, self._down = fir(out.astype(np.float64), self._down)
         if self.floor < self.quiet_floor:
             return pcm
         return np.clip(low[::FACTOR], -32768, 32767).astype(np.int16).tobytes()

@@ -1,40 +1,55 @@
 """The ears of a voice session: microphone → noise suppression → endpointer → recogniser → one
-accepted phrase.
+``Utterance``.
 
-An utterance is accepted only when all of these hold (anything else is table talk, ignored):
+What an utterance becomes (``decide``):
 
-1. the recogniser's transcript is one *whole* phrase of the grammar for now;
-2. its confidence (fit against a free phone loop, or vosk's word confidence) reaches the
-   threshold: stricter for long phrases (more than six phones: dice results), which have
-   more room to swallow a sentence of talk, and stricter again while the narrator speaks;
-   or, except while the narrator speaks, a free-speech decoding agrees with it closely;
-3. the understanding layer reads it as a legal input or control for the expectation;
-4. in ``wake`` mode it starts with "narrator"; in ``push`` mode a key opened the window.
+* **a meaning** when the recogniser's phrase is one *whole* phrase of the grammar for now, its
+  confidence reaches the engine's bar (Whisper: the phrase explains the audio nearly as well as
+  the free transcript, end of text included; pocketsphinx: fit against a free phone loop, or
+  agreement with a free-speech pass; vosk: word confidence), and ``understand()`` reads it as
+  legal now. ``sure`` is False (the session reads it back) when the confidence is under
+  ``SURE_AT`` or the answer is free text (a name, a contact) heard by voice;
+* **a meaning to read back** when a free transcript (Whisper) is no whole phrase but carries
+  a game input among filler words;
+* **Unclear** (the session says "didn't catch that") when it was not accepted but was meant
+  for the narrator: near a legal phrase, or short (under ``SHORT_SECONDS`` and ``SHORT_WORDS``);
+* **nothing** (the ears keep listening) for table talk: long and nothing like a legal phrase;
+  and for speech the narrator's own current words explain (``echo``: its voice heard back).
 
-Dice and success results are read back and confirmed by the session loop before they count.
+In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
+The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
+microphone is read and dropped. When the engine asked for cannot load, the next one is used and
+``notice`` says so (the session speaks it).
 """
 
 from __future__ import annotations
 
+import difflib
 import queue
 import sys
 import threading
 import time
 from typing import Callable, Protocol
 
-from narrator.events import Unclear
-from narrator.rules.base import Expectation
+from narrator.events import Control, Text, Unclear, Utterance
+from narrator.understand import WAKE_WORD, Expectation, normalise, understand
 from narrator.voice import grammar as grammars
-from narrator.voice.asr import Heard, Recognizer, make_recognizer
-from narrator.voice.commands import understand
+from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.mic import Endpointer, Mic, check_input
 
-MIN_CONFIDENCE = 0.25       # a short phrase ("next", "heads", "go back")
-MIN_CONFIDENCE_LONG = 0.4   # a phrase of more than LONG_PHONES phones ("four and nine")
+MIN_CONFIDENCE = 0.25       # pocketsphinx, a short phrase ("next", "heads", "go back")
+MIN_CONFIDENCE_LONG = 0.4   # pocketsphinx, a phrase of more than LONG_PHONES phones
 MIN_CONFIDENCE_SPEAKING = 0.5
-MIN_AGREEMENT = 0.6         # with a free-speech decoding of the same audio
+MIN_AGREEMENT = 0.6         # pocketsphinx, with a free-speech decoding of the same audio
 LONG_PHONES = 6
+#: the confidence a phrase needs to count, by engine (pocketsphinx: see ``sphinx_passes``)
+ACCEPT_AT = {"whisper": 0.12, "vosk": 0.25}
+SURE_AT = 0.6               # under it, a result is read back before it counts
+NEAR_AT = 0.09              # a rejected phrase this close was meant for the narrator
+SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
+SHORT_WORDS = 3             # ... of at most this many words, was too
+ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
 
@@ -43,76 +58,150 @@ class Source(Protocol):
         """One frame, None when none came in time; EOFError when the source is exhausted."""
 
 
-def min_confidence(heard: Heard, speaking: bool = False) -> float:
-    """The confidence ``heard`` needs to count."""
+def sphinx_passes(heard: Heard, speaking: bool = False) -> bool:
+    """Pocketsphinx: whether ``heard`` fits the phone loop, or (not while the narrator speaks)
+    agrees with the free-speech pass, well enough."""
     if speaking:
-        return MIN_CONFIDENCE_SPEAKING
-    return MIN_CONFIDENCE_LONG if heard.phones > LONG_PHONES else MIN_CONFIDENCE
+        return heard.confidence >= MIN_CONFIDENCE_SPEAKING
+    bar = MIN_CONFIDENCE_LONG if heard.phones > LONG_PHONES else MIN_CONFIDENCE
+    return heard.confidence >= bar or heard.agreement >= MIN_AGREEMENT
 
 
-def sure(heard: Heard, speaking: bool = False) -> bool:
-    """Whether ``heard`` is confident enough, or (not while speaking) agreed on enough."""
-    return (heard.confidence >= min_confidence(heard, speaking)
-            or (not speaking and heard.agreement >= MIN_AGREEMENT))
+def passes(heard: Heard, engine: str, speaking: bool = False) -> bool:
+    """Whether the engine is confident enough in its phrase for it to count."""
+    if engine == "pocketsphinx":
+        return sphinx_passes(heard, speaking)
+    return heard.confidence >= ACCEPT_AT.get(engine, SURE_AT)
 
 
-def judge(heard: Heard, grammar: grammars.Grammar, expectation: Expectation | None, *,
-          wake: bool = False, speaking: bool = False) -> str | None:
-    """The phrase to hand to understand(), or None when ``heard`` is not a command."""
+def explained_by(echo: str, heard: Heard) -> bool:
+    """Whether what was heard is nearly a run of the narrator's own words (its voice heard
+    back): at least ECHO_MATCH alike, letter by letter, to some stretch of ``echo``."""
+    said = normalise(heard.free or heard.text).split()
+    spoken = normalise(echo).split()
+    if not said or not spoken:
+        return False
+    text = " ".join(said)
+    stretches = (" ".join(spoken[i:i + len(said)])
+                 for i in range(max(1, len(spoken) - len(said) + 1)))
+    return any(difflib.SequenceMatcher(None, text, s).ratio() >= ECHO_MATCH for s in stretches)
+
+
+def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, *,
+           mode: str = "asking", wake: bool = False, echo: str = "") -> Utterance | None:
+    """What one decoded utterance is for the session (see the module docstring)."""
     text = " ".join(heard.text.split())
-    if not text or not sure(heard, speaking) or not grammar.matches(text):
+    if not (text or heard.free) or (echo and explained_by(echo, heard)):
         return None
-    if wake:
-        text = text.split(" ", 1)[1] if " " in text else ""
-    if isinstance(understand(text, expectation), Unclear):
+    if wake and normalise(heard.free or text).split()[:1] != [WAKE_WORD]:
+        return None  # not said to the narrator
+    if text and grammar.matches(text) and passes(heard, engine, grammar.speaking):
+        spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
+        meaning = understand(spoken, expectation, mode)  # Unclear says why (e.g. no such face)
+        sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear))
+        return Utterance(spoken, meaning, heard.confidence, engine, sure)
+    carried = carried_answer(heard, expectation, mode) if not wake else None
+    if carried is not None:
+        return Utterance(heard.free, carried, heard.confidence, engine, False)
+    if not meant_for_us(heard, engine):
         return None
-    return text
+    said = heard.free or text
+    return Utterance(said, Unclear(said, "I didn't catch that."), heard.confidence, engine,
+                     False)
+
+
+def carried_answer(heard: Heard, expectation: Expectation | None, mode: str):
+    """A game input that a free transcript carries among filler words ("Six. And the. Six."),
+    though it is no whole phrase: taken only with a read-back. None when there is none."""
+    if not heard.free:
+        return None
+    meaning = understand(heard.free, expectation, mode)
+    return None if isinstance(meaning, (Control, Unclear, Text)) else meaning
+
+
+def meant_for_us(heard: Heard, engine: str) -> bool:
+    """A rejected utterance that was still meant for the narrator: near a legal phrase, or
+    short and command-like."""
+    if engine != "pocketsphinx" and heard.confidence >= NEAR_AT:
+        return True
+    words = len((heard.free or heard.text).split())
+    return 0 < heard.seconds <= SHORT_SECONDS and words <= SHORT_WORDS
 
 
 class Ears:
-    """Listens for one accepted phrase at a time (see the module docstring)."""
+    """Listens for one utterance at a time (see the module docstring).
 
-    def __init__(self, recognizer: Recognizer, source: Source, *, mode: str = "open",
+    ``recognizer`` is a recogniser, or a function that loads one (run in a background thread)
+    and returns it with a notice to say (None when the engine asked for loaded)."""
+
+    def __init__(self, recognizer: Recognizer | Callable[[], tuple[Recognizer, str | None]],
+                 source: Source, *, listening: str = "open",
                  keys: "queue.Queue[float] | None" = None, denoiser: Denoiser | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.recognizer = recognizer
         self.source = source
         self.denoiser = denoiser
-        self.mode = mode
+        self.listening = listening
         self.keys = keys
         self.clock = clock
         self.endpointer = Endpointer(complete=self._complete)
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0             # clock time the endpointer closed the last one
-        self._grammar: grammars.Grammar | None = None
+        self.notice: str | None = None  # what to tell the table about the engine, once
+        self._grammar = None
         self._window_until = 0.0
+        self._ready = threading.Event()
+        if callable(recognizer) and not hasattr(recognizer, "start"):
+            threading.Thread(target=self._load, args=(recognizer,), name="ears-load",
+                             daemon=True).start()
+        else:
+            self.recognizer = recognizer
+            self._ready.set()
 
-    def listen(self, expectation: Expectation | None, *, speaking: bool = False,
-               timeout: float | None = None) -> str | None:
-        """One accepted phrase as text, or None on timeout. ``speaking`` or no expectation:
-        only pause and stop are live."""
-        live = None if speaking else expectation
+    def _load(self, load: Callable[[], tuple[Recognizer, str | None]]) -> None:
+        try:
+            self.recognizer, self.notice = load()
+        finally:
+            self._ready.set()
+
+    @property
+    def ready(self) -> bool:
+        """Whether the recogniser has loaded (the listening earcon may play)."""
+        return self._ready.is_set() and getattr(self, "recognizer", None) is not None
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait until the recogniser has loaded; whether it has."""
+        self._ready.wait(timeout)
+        return self.ready
+
+    @property
+    def engine(self) -> str:
+        return self.recognizer.name if self.ready else "loading"
+
+    def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Utterance | None:
+        """One utterance for ``mode`` ("asking", "reading", "paused", "confirming"), or None on
+        timeout or when the source ends. ``echo``: what the narrator is saying now."""
         deadline = None if timeout is None else self.clock() + timeout
         while deadline is None or self.clock() < deadline:
             try:
                 frame = self.source.read(timeout=0.1)
             except EOFError:
                 return None
-            if frame is None:
+            if frame is None or not self.ready:
                 continue
-            if self.denoiser is not None:
+            if self.denoiser is not None and getattr(self.recognizer, "denoise", True):
                 frame = self.denoiser.clean(frame)
-            text = self._hear(frame, live, speaking or expectation is None)
-            if text is not None:
-                return text
+            heard = self._hear(frame, expectation, mode, echo)
+            if heard is not None:
+                return heard
         return None
 
-    def _hear(self, frame: bytes, expectation: Expectation | None, speaking: bool) -> str | None:
+    def _hear(self, frame: bytes, expectation: Expectation | None, mode: str,
+              echo: str) -> Utterance | None:
         event, audio = self.endpointer.push(frame)
         if event == "start":
-            wake = self.mode == "wake"
-            self._grammar = grammars.build(expectation, self.recognizer.known,
-                                           speaking=speaking, wake=wake)
+            self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
+                                           wake=self.listening == "wake")
             self.recognizer.start(self._grammar)
         if event in ("start", "speech", "end") and self._grammar is not None:
             self.recognizer.feed(audio)
@@ -123,15 +212,15 @@ class Ears:
         grammar, self._grammar = self._grammar, None
         if not self._window_open():
             return None
-        return judge(self.last, grammar, expectation, wake=self.mode == "wake",
-                     speaking=speaking)
+        return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
+                      wake=self.listening == "wake", echo=echo)
 
     def _complete(self) -> bool:
         """Whether the utterance so far is a whole phrase that cannot go on (end it sooner)."""
         return self._grammar is not None and self._grammar.complete(self.recognizer.partial())
 
     def _window_open(self) -> bool:
-        if self.mode != "push" or self.keys is None:
+        if self.listening != "push" or self.keys is None:
             return True
         while not self.keys.empty():
             self._window_until = self.keys.get_nowait() + PUSH_WINDOW
@@ -160,16 +249,17 @@ def _stdin_keys() -> "queue.Queue[float]":
 
 
 def make_ears(settings) -> Ears:
-    """Ears on the settings' microphone, engine and listening mode.
+    """Ears on the settings' microphone, engine and listening mode; the engine loads in the
+    background (a missing model: the next engine, and ``notice`` says so).
 
-    Raises RuntimeError naming what is missing when there is no input device; a vosk engine
-    without a model prints a message and uses pocketsphinx; without RNNoise the microphone is
-    heard raw (also said)."""
+    Raises RuntimeError naming what is missing when there is no input device; without RNNoise
+    the microphone is heard raw (also said)."""
     device = getattr(settings, "input_device", None)
     check_input(device)
-    recognizer = make_recognizer(getattr(settings, "engine", "pocketsphinx"),
-                                 getattr(settings, "model", None))
+    engine = getattr(settings, "engine", "whisper")
+    model = getattr(settings, "model", None)
     mode = getattr(settings, "listen_mode", "open")
     keys = _stdin_keys() if mode == "push" else None
     denoiser = make_denoiser(getattr(settings, "denoise", True))
-    return Ears(recognizer, Mic(device), mode=mode, keys=keys, denoiser=denoiser)
+    return Ears(lambda: load_recognizer(engine, model), Mic(device), listening=mode, keys=keys,
+                denoiser=denoiser)

@@ -221,12 +221,13 @@ class Speaker:
 
     def earcon(self, name: str) -> None:
         """Play a short cue now ("listening", "unclear", "accepted"), over any speech."""
-        if self._lost:
-            return
-        try:
-            self._player.cue(lambda rate: make_earcon(name, rate))
-        except (sd.PortAudioError, ValueError):
-            self._lose()
+        with self._cond:  # the worker may be opening the stream: one at a time, or a crash
+            if self._lost or self._closed:
+                return
+            try:
+                self._player.cue(lambda rate: make_earcon(name, rate))
+            except (sd.PortAudioError, ValueError):
+                self._lose()
 
     def close(self) -> None:
         """Stop and release the device."""
@@ -268,7 +269,8 @@ class Speaker:
             return
         self._retry_at = time.monotonic() + RETRY_SECONDS
         try:
-            self._player.check(keep=True)
+            with self._cond:
+                self._player.check(keep=True)
         except (sd.PortAudioError, ValueError):
             return
         self._lost = False
@@ -352,7 +354,8 @@ class Speaker:
 
     def _run(self) -> None:
         try:
-            self._player.check(keep=True)
+            with self._cond:
+                self._player.check(keep=True)
         except (sd.PortAudioError, ValueError):
             self._lose()
         while (got := self._next()) is not None:

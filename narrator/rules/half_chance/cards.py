@@ -17,7 +17,7 @@ from typing import Any
 
 from narrator.script.loader import parse_file, yaml_files
 from narrator.script.model import Where
-from narrator.voice.commands import FILLERS, PHRASE_TO_CONTROL, WORD_SYNONYMS
+from narrator.understand import is_command, lost_words
 
 KINDS = ("wander", "encounter", "condition")
 MARKS = ("plus", "minus", "either")
@@ -168,10 +168,9 @@ def _card(data: Any, where: Where, problems: list[str]) -> Card | None:
 
 def _name_problems(name: str) -> list[str]:
     """Names must survive the listener: no dropped or rewritten words, no command phrases."""
-    spoken = name.lower()
     out = [f"the listener drops or changes the word {w!r}; players could not name this card"
-           for w in spoken.split() if w in FILLERS or w in WORD_SYNONYMS or w in ("of", "i")]
-    if spoken in PHRASE_TO_CONTROL or spoken in ("keep", "heads", "tails"):
+           for w in lost_words(name)]
+    if is_command(name) or name.lower() in ("keep", "heads", "tails"):
         out.append(f"{name!r} is also a command word; players could not name this card")
     return out
 

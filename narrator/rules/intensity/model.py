@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from narrator.voice.commands import FILLERS, WORD_SYNONYMS, normalise
+from narrator.understand import key
 
 #: die sizes from best to worst; 0 is "unusable"
 LADDER = (12, 10, 8, 6, 4, 0)
@@ -36,8 +36,7 @@ def die_name(size: int) -> str:
 
 def key_of(text: str) -> str:
     """The phrase the understanding layer makes of ``text`` as a spoken word choice."""
-    words = [WORD_SYNONYMS.get(w, w) for w in normalise(text).split() if w not in FILLERS]
-    return " ".join(w for w in words if w not in ("of", "i"))
+    return key(text)
 
 
 @dataclass(frozen=True)

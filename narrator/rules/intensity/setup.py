@@ -8,7 +8,7 @@ from narrator.events import GameInput, Line
 from narrator.rules.base import AcceptNumber, AcceptText, Expectation, Step, reject
 from narrator.rules.intensity.model import TRAIT_DICE, Character, State, Trait, key_of, put
 from narrator.rules.intensity.phases import go, phase, words
-from narrator.voice.commands import UNITS
+from narrator.understand import spoken
 
 MIN_CHARACTERS, MAX_CHARACTERS = 2, 8
 #: answers other questions take alongside names ("no", "nobody"), or trait names ("wound")
@@ -37,7 +37,7 @@ def take_name(state: State, given: GameInput) -> Step:
     say: tuple[Line, ...] = ()
     if key in taken:
         # a second "Cultist" becomes "Cultist two": distinct, and still easy to say
-        name = next(f"{name} {n}" for n in UNITS[2:] if key_of(f"{name} {n}") not in taken)
+        name = next(f"{name} {spoken(n)}" for n in range(2, 100) if key_of(f"{name} {n}") not in taken)
         key = key_of(name)
         say = (Line("said.renamed", {"name": name}),)
     chars = state.chars + (Character(name, key),)

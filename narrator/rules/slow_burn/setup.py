@@ -10,7 +10,7 @@ from narrator.rules.slow_burn.engine import Refused, action, ask, question, trac
 from narrator.rules.slow_burn.state import (
     FLEUR_TOKENS, MAX_SPIES, MIN_SPIES, PATH_END, Item, Spy, State, then, with_spy,
 )
-from narrator.voice.commands import FILLERS, PHRASE_TO_CONTROL, WORD_SYNONYMS, normalise
+from narrator.understand import is_command, key
 
 SESSION_WORDS = ("first session", "new episode", "first", "new")
 CONTACTS = 2          # Track 2: the players on either side each write one contact
@@ -21,8 +21,7 @@ NOBODY = ("nobody", "no one", "done")
 
 def call_name(name: str) -> str:
     """How a spy is named by voice: the words understand() keeps ("The Fox" → "fox")."""
-    words = [WORD_SYNONYMS.get(w, w) for w in normalise(name).split() if w not in FILLERS]
-    return " ".join(w for w in words if w not in ("of", "i"))
+    return key(name)
 
 
 def creation(index: int, first_session: bool) -> tuple[Item, ...]:
@@ -74,7 +73,7 @@ def _ready(state: State, _: int, given):
 def _name(state: State, index: int, given):
     name = " ".join(given.text.split())
     call = call_name(name)
-    if not call or call in NOBODY or call in PHRASE_TO_CONTROL:
+    if not call or call in NOBODY or is_command(call):
         raise Refused("reject.name_unclear", name=name)
     if any(call_name(s.name) == call for j, s in enumerate(state.spies) if j != index):
         raise Refused("reject.name_taken", name=name)

@@ -1,0 +1,278 @@
+"""One game in progress, as a pure step: ``Session.hear(utterance)`` returns an ``Outcome`` (what
+to say, which input to journal); ``commit``/``undo`` adopt it once journaled. No files, audio or
+clock: the shell around it is ``narrator.session.loop``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from narrator.dice import Roller
+from narrator.events import (
+    Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said, Successes, Text, Unclear,
+    Utterance, Word,
+)
+from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
+from narrator.script.model import Script
+from narrator.script.render import render, spoken_list
+from narrator.understand import controls, describe
+
+#: inputs read back for a "yes" before they change the game (when confirmation is on)
+CONFIRMED_KINDS = (Dice, Successes)
+CONFIRM = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
+
+
+@dataclass
+class Outcome:
+    """What one utterance led to.
+
+    ``record``: an input to journal, then ``Session.commit()``; ``undo``: journal an undo, then
+    ``Session.undo()``; ``control``: something for the shell (pause, resume, stop, slower,
+    faster, quit, repeat, listening cues); ``said``: what to say now.
+    """
+
+    said: list[Said] = field(default_factory=list)
+    record: GameInput | None = None
+    undo: bool = False
+    control: str | None = None
+
+
+class ReplayError(Exception):
+    """A journaled input that the rules no longer accept."""
+
+
+class Session:
+    """One game in progress: the rules' state, the inputs that led to it, what was last said."""
+
+    def __init__(self, info: RulesInfo, script: Script, options: Mapping[str, Any],
+                 *, confirm: bool = False, roller: Roller | None = None) -> None:
+        self.info = info
+        self.rules = info.rules
+        self.script = script
+        self.options = dict(options)
+        self.confirm = confirm
+        self.roller = roller or Roller()
+        self.inputs: list[GameInput] = []
+        self._first: Step = self.rules.start(self.options)
+        self.state: Any = self._first.state
+        self._pending: tuple[GameInput, Step] | None = None
+        self._staged: Step | None = None
+        self._last_input: GameInput | None = None
+        self.last_said: list[Said] = []
+
+    # ------------------------------------------------------------------ reading state
+
+    @property
+    def expectation(self) -> Expectation:
+        """What is legal now (yes/no or a corrected answer while an input waits to be
+        confirmed)."""
+        return self._confirming() if self._pending else self.rules.expects(self.state)
+
+    @property
+    def mode(self) -> str:
+        """How the ears should listen when the table answers: "confirming" or "asking"."""
+        return "confirming" if self._pending else "asking"
+
+    @property
+    def over(self) -> bool:
+        return self._pending is None and self.expectation.over
+
+    def opening(self) -> list[Said]:
+        """What the game says first (and again after a resume: the current question)."""
+        return self._remember(self._say(self._first.say) + self._prompt())
+
+    def resumed(self) -> list[Said]:
+        """What to say when a saved session is picked up again."""
+        intro = [Said(f"Resuming {self.info.title} after {len(self.inputs)} inputs.", "info")]
+        return self._remember(intro + self._say(self.rules.status(self.state)) + self._prompt())
+
+    # ------------------------------------------------------------------ the pure step
+
+    def hear(self, heard: Utterance) -> Outcome:
+        """Decide what one understood utterance leads to (nothing is applied yet)."""
+        meaning = heard.meaning
+        if isinstance(meaning, Unclear):
+            return Outcome([Said(meaning.reason, "reject")], control="unclear")
+        if isinstance(meaning, Control):
+            return self._control(meaning)
+        # free text from a microphone is never taken without a read-back, whatever the ears say
+        sure = heard.sure and not (isinstance(meaning, Text) and heard.engine != "text")
+        if self._pending is not None:
+            return self._answer_confirmation(meaning, sure)
+        return self._game_input(meaning, sure)
+
+    def question(self) -> list[Said]:
+        """The question waiting now (or the game's end)."""
+        return self._prompt()
+
+    def commit(self) -> list[Said]:
+        """Adopt the input staged by the last ``hear`` (call after it was journaled)."""
+        step, self._staged = self._staged, None
+        assert step is not None, "commit() without a staged input"
+        assert self._last_input is not None
+        self.inputs.append(self._last_input)
+        self.state = step.state
+        return self._remember(self._say(step.say) + self._prompt())
+
+    def undo(self) -> list[Said]:
+        """Take back the last input (call after the undo was journaled)."""
+        self._pending = None
+        self.inputs.pop()
+        self._rebuild()
+        return self._remember([Said("Taken back.", "info")] + self._prompt())
+
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, inputs: list[GameInput]) -> None:
+        """Re-apply journaled inputs from the start (resume, undo, tests)."""
+        self.inputs = list(inputs)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        state = self._first.state
+        for n, given in enumerate(self.inputs, 1):
+            step = self.rules.apply(state, given)
+            if step.rejected is not None:
+                raise ReplayError(f"input {n} ({given}) is refused on replay: "
+                                  f"{self._text(step.rejected)}")
+            state = step.state
+        self.state = state
+
+    # ------------------------------------------------------------------ helpers
+
+    def _game_input(self, given: GameInput, sure: bool = True) -> Outcome:
+        step = self.rules.apply(self.state, given)
+        if step.rejected is not None:
+            return Outcome([Said(self._text(step.rejected), "reject")], control="unclear")
+        if not sure:
+            self._pending = (given, step)
+            return Outcome([Said(_unsure_read_back(given), "readback")], control="listening")
+        if self.confirm and isinstance(given, CONFIRMED_KINDS):
+            self._pending = (given, step)
+            return Outcome([Said(f"{_read_back(given)}. Right?", "readback")],
+                           control="listening")
+        return self._stage(given, step)
+
+    def _stage(self, given: GameInput, step: Step, said: list[Said] | None = None) -> Outcome:
+        self._staged, self._last_input = step, given
+        return Outcome(said or [], record=given, control="accepted")
+
+    def _confirming(self) -> Expectation:
+        """While confirming: yes/no, or a corrected result of the same kind."""
+        return Expectation(CONFIRM.prompt, CONFIRM.accepts + self.rules.expects(self.state).accepts)
+
+    def _answer_confirmation(self, meaning: GameInput, sure: bool = True) -> Outcome:
+        assert self._pending is not None
+        given, step = self._pending
+        if getattr(meaning, "word", None) == "yes":
+            self._pending = None
+            return self._stage(given, step)
+        if getattr(meaning, "word", None) == "no":
+            self._pending = None
+            return Outcome([Said("Then say it again.", "info")] + self._prompt())
+        self._pending = None
+        return self._game_input(meaning, sure)
+
+    def _control(self, control: Control) -> Outcome:
+        name = control.name
+        if name in ("yes", "no") and self._pending is not None:
+            return self._answer_confirmation(Word(name))
+        if name == "back":
+            if self._pending is not None:
+                self._pending = None
+                return Outcome([Said("Dropped. Say it again.", "info")] + self._prompt())
+            if not self.inputs:
+                return Outcome([Said("There is nothing to take back.", "reject")])
+            return Outcome(undo=True)
+        if name == "repeat":
+            return Outcome(list(self.last_said), control="repeat")
+        if name == "help":
+            return Outcome(self.help())
+        if name == "status":
+            return Outcome(self._say(self.rules.status(self.state)))
+        if name == "goto":
+            return Outcome(self._goto(control.arg))
+        if name == "roll":
+            return self._roll()
+        if name == "next":
+            return Outcome([Said("The game is waiting for an answer first.", "reject")]
+                           + self._prompt())
+        if name in ("yes", "no"):
+            return Outcome([Said(f'"{name}" is not an answer to this question.', "reject")]
+                           + self._prompt())
+        return Outcome(control=name)
+
+    def _roll(self) -> Outcome:
+        dice = self.expectation.find(AcceptDice)
+        if dice is None:
+            return Outcome([Said("There is nothing to roll right now.", "reject")])
+        if not dice.can_roll:
+            return Outcome([Said(dice.roll_refusal or "This game keeps its dice physical.",
+                                 "reject")])
+        faces = self.roller.roll(dice.max_count, dice.sides)
+        given = Dice(faces, by_app=True)
+        step = self.rules.apply(self.state, given)
+        if step.rejected is not None:
+            return Outcome([Said(self._text(step.rejected), "reject")])
+        dice_word = "die" if len(faces) == 1 else "dice"
+        said = Said(f"Rolled {len(faces)} {dice_word}: {spoken_list(faces)}.", "readback")
+        return self._stage(given, step, [said])
+
+    def _goto(self, number: int | None) -> list[Said]:
+        track = self.script.track_number(number) if number is not None else None
+        if track is None:
+            numbers = [t.number for t in self.script.tracks]
+            span = f"tracks {numbers[0]} to {numbers[-1]}" if numbers else "no tracks"
+            return [Said(f"There is no track {number}; this game has {span}.", "reject")]
+        return self._remember(render(self.script, ReadTrack(track.id)) + self._prompt())
+
+    def help(self) -> list[Said]:
+        """What can be said now, and at any time."""
+        accepted = describe(self.expectation)
+        sentences = [Said("You can say: " + "; ".join(accepted) + ".", "info")] if accepted else []
+        sentences.append(Said("Any time: " + ", ".join(controls()) + ".", "info"))
+        return sentences
+
+    def _prompt(self) -> list[Said]:
+        expectation = self.expectation
+        if expectation.over:
+            return [Said("The game is over. Thank you for playing.", "info")]
+        return [Said(self._text(expectation.prompt), "prompt")]
+
+    def _say(self, says: tuple | list) -> list[Said]:
+        out: list[Said] = []
+        for s in says:
+            out.extend(render(self.script, s, "line"))
+        return out
+
+    def _text(self, line: Line) -> str:
+        if line.key == "confirm":
+            return "Is that right? Say yes or no."
+        return self._say([line])[0].text
+
+    def _remember(self, said: list[Said]) -> list[Said]:
+        self.last_said = said
+        return said
+
+
+def _read_back(given: GameInput) -> str:
+    if isinstance(given, Dice):
+        return f"{spoken_list(given.faces)}"
+    if isinstance(given, Successes):
+        return f"{given.count} success" + ("" if given.count == 1 else "es")
+    if isinstance(given, Number):
+        return str(given.value)
+    if isinstance(given, Word):
+        return given.word if given.number is None else f"{given.word} {given.number}"
+    if isinstance(given, Continue):
+        return "next"
+    return str(given)
+
+
+def _unsure_read_back(given: GameInput) -> str:
+    """The question that makes an input heard without certainty count only after a yes."""
+    if isinstance(given, Text):
+        return (f"I heard '{given.text}'. Keep it? Say yes or no, say it again, "
+                f"or type it and press Enter.")
+    return f"I heard {_read_back(given)}. Right?"

@@ -1,0 +1,60 @@
+""""What can I say": the answers legal now and the controls of a mode, in words for the help."""
+
+from __future__ import annotations
+
+from narrator.understand.expect import (
+    AcceptContinue,
+    AcceptDice,
+    AcceptNumber,
+    AcceptSuccesses,
+    AcceptText,
+    AcceptWords,
+    Expectation,
+)
+from narrator.understand.phrases import ANY_TIME, CONTROL, LIVE_CONTROLS
+from narrator.understand.words import spoken
+
+EXAMPLE_FACES = (4, 9, 2, 11, 6, 7, 3, 12, 5, 10, 1, 8)
+
+
+def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]:
+    """Plain sentences saying which answers are accepted now (for "help")."""
+    if expectation is None or mode in ("reading", "paused"):
+        return []
+    return [s for a in expectation.accepts if (s := _answer(a))]
+
+
+def controls(mode: str = "asking") -> list[str]:
+    """What "help" calls each control live in ``mode`` ("go back", "go to track N"); while a
+    question waits, the ones that make sense at any time."""
+    names = ANY_TIME if mode == "asking" else LIVE_CONTROLS[mode]
+    return [CONTROL[n].label for n in names]
+
+
+def _dice_example(a: AcceptDice) -> str:
+    """Faces that answer ``a`` ("four and nine"; on a d8 "four and one")."""
+    faces = [spoken((f - 1) % a.sides + 1) for f in EXAMPLE_FACES[:max(a.min_count, 2)]]
+    return ", ".join(faces[:-1]) + " and " + faces[-1]
+
+
+def _answer(a) -> str:
+    if isinstance(a, AcceptContinue):
+        return '"next" to go on'
+    if isinstance(a, AcceptDice):
+        if a.min_count == a.max_count == 1:
+            what = f"the face of one {a.sides}-sided die"
+        else:
+            count = (f"{a.min_count}" if a.min_count == a.max_count
+                     else f"{a.min_count} to {a.max_count}")
+            what = f"the faces of {count} {a.sides}-sided dice, like \"{_dice_example(a)}\""
+        roll = f', or "{CONTROL["roll"].label}"' if a.can_roll else " (the table rolls these)"
+        return what + roll
+    if isinstance(a, AcceptSuccesses):
+        return f'a number of successes from 0 to {a.max}, like "three successes"'
+    if isinstance(a, AcceptNumber):
+        return f"a number from {a.min} to {a.max}"
+    if isinstance(a, AcceptWords):
+        return "one of: " + ", ".join(list(a.words) + [f"{w} and a number" for w in a.numbered])
+    if isinstance(a, AcceptText):
+        return f"the {a.label}"
+    return ""

@@ -1,0 +1,84 @@
+"""What a game waits for now: the question and the kinds of input that answer it.
+
+These are the understanding layer's input: ``understand()``, ``grammar()`` and ``describe()``
+all read an ``Expectation``. Rules build them (``narrator.rules.base`` re-exports them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from narrator.events import Line
+
+
+@dataclass(frozen=True)
+class AcceptContinue:
+    """"next" goes on."""
+
+
+@dataclass(frozen=True)
+class AcceptDice:
+    """Between ``min_count`` and ``max_count`` faces of a die with ``sides`` sides.
+
+    ``can_roll``: the app may roll them on request ("roll for me"); a game that keeps dice
+    physical sets it to False and ``roll_refusal`` says why.
+    """
+
+    sides: int
+    min_count: int = 1
+    max_count: int = 1
+    can_roll: bool = True
+    roll_refusal: str = ""
+
+
+@dataclass(frozen=True)
+class AcceptSuccesses:
+    """A success count from 0 to ``max``."""
+
+    max: int
+
+
+@dataclass(frozen=True)
+class AcceptNumber:
+    """A whole number from ``min`` to ``max``."""
+
+    min: int
+    max: int
+
+
+@dataclass(frozen=True)
+class AcceptWords:
+    """One of ``words``; those also in ``numbered`` carry a number ("curse 7")."""
+
+    words: tuple[str, ...]
+    numbered: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AcceptText:
+    """Free text (names and labels); ``label`` says what it is."""
+
+    label: str = "text"
+
+
+Accept = Union[AcceptContinue, AcceptDice, AcceptSuccesses, AcceptNumber, AcceptWords, AcceptText]
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the game waits for: the question to ask and the inputs that answer it.
+
+    An empty ``accepts`` means the game is over.
+    """
+
+    prompt: Line
+    accepts: tuple[Accept, ...]
+
+    @property
+    def over(self) -> bool:
+        return not self.accepts
+
+    def find(self, kind: type) -> Any | None:
+        """The first accepted input spec of ``kind``, or None."""
+        return next((a for a in self.accepts if isinstance(a, kind)), None)

@@ -1,0 +1,99 @@
+"""What a recogniser may hear now, built from the same templates the matcher reads.
+
+``grammar(expectation, mode)`` is the alternatives of every live phrase (see phrases.py),
+expanded to plain words: JSGF for pocketsphinx, a word list for vosk, every whole phrase for a
+recogniser that scores candidates, and ``matches``/``complete`` to judge a transcript.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from narrator.understand import template as t
+from narrator.understand.expect import Expectation
+from narrator.understand.nearest import nearest
+from narrator.understand.phrases import WAKE_WORD, is_free, phrases as live_phrases
+from narrator.understand.words import normalise
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The whole phrases legal now. ``free``: any speech is (free text is expected) and
+    ``root`` is None. ``unknown``: words left out because a recogniser lacks them."""
+
+    root: t.Expr | None
+    mode: str = "asking"
+    free: bool = False
+    unknown: tuple[str, ...] = ()
+
+    @property
+    def speaking(self) -> bool:
+        """Built for while the narrator reads."""
+        return self.mode == "reading"
+
+    @property
+    def key(self) -> str:
+        """A stable name for this grammar (recognisers cache compiled searches by it)."""
+        if self.free:
+            return "free"
+        return "g" + hashlib.sha1(repr(self.root).encode()).hexdigest()[:12]
+
+    def jsgf(self) -> str:
+        """The grammar in JSGF, for pocketsphinx."""
+        return f"#JSGF V1.0;\ngrammar narrator;\npublic <utterance> = {t.jsgf(self.root)};\n"
+
+    def words(self) -> list[str]:
+        """Every word of the grammar, sorted (vosk's phrase list)."""
+        return sorted(t.words_of(self.root)) if self.root else []
+
+    def phrases(self, limit: int = 500) -> list[str] | None:
+        """Every whole phrase (normalised spoken form, no duplicates) when there are at most
+        ``limit``; else None."""
+        if self.root is None or t.count(self.root) > limit * 4:
+            return None
+        out = list(dict.fromkeys(" ".join(p) for p in t.enumerate_phrases(self.root)))
+        return out if len(out) <= limit else None
+
+    def nearest(self, text: str, limit: int = 8) -> list[str]:
+        """Whole phrases near a free transcript, nearest first: the best of each live template
+        (for a recogniser that scores candidates, however large the grammar)."""
+        words = normalise(text).split()
+        if self.free or not words:
+            return []
+        return nearest(self.root, words, limit)
+
+    def matches(self, text: str) -> bool:
+        """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""
+        if self.free:
+            return bool(text.strip())
+        words = normalise(text).split()
+        return bool(words) and len(words) in t.ends(self.root, words)
+
+    def complete(self, text: str) -> bool:
+        """Whether ``text`` is a whole phrase that no longer phrase goes on from ("next", but not
+        "four" when "four and nine" may follow). The ears stop listening sooner after one."""
+        if self.free:
+            return False
+        words = normalise(text).split()
+        found = t.ends(self.root, words)
+        return bool(words) and len(words) in found and t.MORE not in found
+
+    def without(self, missing: set[str]) -> "Grammar":
+        """This grammar without the phrases that need a word of ``missing``."""
+        if self.free or not missing:
+            return self
+        root = t.prune(self.root, missing) or ("seq", ("w", "<missing>"))
+        return Grammar(root, self.mode, unknown=tuple(sorted(set(self.unknown) | missing)))
+
+
+def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False) -> Grammar:
+    """The grammar for ``mode`` ("asking", "reading", "paused", "confirming"): its controls plus
+    what ``expectation`` accepts. ``wake``: every phrase starts with the wake word."""
+    live = live_phrases(expectation, mode)
+    if is_free(expectation, mode):
+        return Grammar(None, mode, free=True)
+    root = t.expand(t.alt(p.expr for p in live))
+    if wake:
+        root = t.seq(t.W(WAKE_WORD), root)
+    return Grammar(root, mode)

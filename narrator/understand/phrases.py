@@ -1,0 +1,201 @@
+"""Every command and answer, written once as templates, and which are live in which mode.
+
+A control is a name, the label "help" says for it, and its templates. An answer's templates come
+from what the game expects (``answers``). ``phrases(expectation, mode)`` lists the live ones in
+the order the matcher tries them: word choices, then controls, then the other answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from narrator.understand.expect import (
+    Accept,
+    AcceptContinue,
+    AcceptDice,
+    AcceptNumber,
+    AcceptSuccesses,
+    AcceptText,
+    AcceptWords,
+    Expectation,
+)
+from narrator.understand.template import Expr, W, alt, opt, parse, parse_text, seq
+from narrator.understand.words import WORD_SYNONYMS, normalise
+
+MAX_TRACK = 30       # "go to track N" in a recogniser's grammar
+MAX_WORD_NUMBER = 20  # "curse N" in a recogniser's grammar
+WAKE_WORD = "narrator"
+MODES = ("asking", "reading", "paused", "confirming")
+
+#: sub-templates shared by several controls
+SHARED = {
+    "go_on": parse("go on | continue"),
+    "yes": parse("yes | yeah | yep | correct | right | that's right | confirm"),
+    "no": parse("no | nope | wrong | that's wrong | incorrect"),
+}
+
+
+@dataclass(frozen=True)
+class ControlPhrase:
+    """A control: its name, what "help" calls it, and its template. ``polite``: "please" may
+    come before it or after it ("please pause", "go back please")."""
+
+    name: str
+    label: str
+    template: str
+    polite: bool = True
+
+
+CONTROLS = (
+    ControlPhrase("pause", "pause", "pause | hold on | wait"),
+    ControlPhrase("resume", "resume", "resume | unpause | carry on | keep going"),
+    ControlPhrase("stop", "stop", "stop | be quiet | quiet"),
+    ControlPhrase("next", "next",
+                  "[go to] [the] next [track | one] | skip [it | this | that] | {go_on}"),
+    ControlPhrase("repeat", "repeat",
+                  "repeat [that] | say (that | it) again | what did you say"),
+    ControlPhrase("back", "go back", "[go] back | undo | take that back"),
+    ControlPhrase("help", "help", "help | what can i say | what do i say | options", False),
+    ControlPhrase("status", "status", "status | where are we [now] | recap | score", False),
+    ControlPhrase("slower", "slower", "[speak] slower | slow down"),
+    ControlPhrase("faster", "faster", "[speak] faster | speed up"),
+    ControlPhrase("louder", "louder", "[speak] louder | speak up"),
+    ControlPhrase("quieter", "quieter", "[speak] quieter | softer"),
+    ControlPhrase("yes", "yes", "{yes}", False),
+    ControlPhrase("no", "no", "{no}", False),
+    ControlPhrase("roll", "roll for me", "[you] (roll | flip) [for me | them | it]"),
+    ControlPhrase("goto", "go to track N", "[go to | goto | skip to | jump to | read] track {n}",
+                  False),
+    ControlPhrase("quit", "quit", "[save and] (quit | exit) | end [the] session", False),
+)
+CONTROL = {c.name: c for c in CONTROLS}
+
+#: which controls each mode hears, in the order "help" names them ("yes" and "no" answer a
+#: read-back, or a question that lists them as words)
+LIVE_CONTROLS = {
+    "asking": ("repeat", "back", "status", "help", "pause", "resume", "slower", "faster",
+               "goto", "quit", "next", "stop", "roll", "louder", "quieter"),
+    "reading": ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
+                "help"),
+    "paused": ("resume", "repeat", "next", "back", "help", "quit", "stop"),
+    "confirming": ("yes", "no", "back", "repeat", "help", "pause", "stop", "quit"),
+}
+#: the controls "help" lists as sayable at any time while a question waits
+ANY_TIME = LIVE_CONTROLS["asking"][:10]
+
+
+def live_controls(mode: str) -> tuple[str, ...]:
+    """The names of the controls ``mode`` hears."""
+    return LIVE_CONTROLS[mode]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A template (``expr``) and what a match of it means: a control's name, or the Accept it
+    answers (None for a control)."""
+
+    expr: Expr
+    control: str | None = None
+    accept: Accept | None = None
+
+
+@lru_cache(maxsize=None)
+def control_expr(name: str, mode: str = "asking") -> Expr:
+    """The expression of one control in ``mode``, its track number tagged ``n``."""
+    control = CONTROL[name]
+    expr = parse(control.template, **SHARED, n=("num", "n", 1, MAX_TRACK))
+    if control.polite:
+        expr = parse("please {it} | {it} [please]", it=expr)
+    if name == "resume" and mode == "paused":  # "go on" resumes (tried before "next")
+        return alt([expr, SHARED["go_on"]])
+    return expr
+
+
+# --------------------------------------------------------------------------- answers
+
+def number(tag: str, lo: int, hi: int) -> Expr:
+    return ("num", tag, lo, hi)
+
+
+def dice(accept: AcceptDice) -> Expr:
+    """"[I rolled] four and nine", "a six and a six", "two sixes", "two, seven and eleven"."""
+    single = parse("[a/an] {face}", face=number("face", 1, accept.sides))
+    group = parse("{count} {faces}", count=number("count", 2, accept.max_count),
+                  faces=("plural", "faces", 1, accept.sides))
+    faces = ("list", accept.min_count, accept.max_count, single, group, opt(W("and")))
+    return parse("[(i | we) (rolled | got | have)] {faces}", faces=faces)
+
+
+def successes(accept: AcceptSuccesses) -> Expr:
+    return parse("{n} (successes | hits) | {one} | {none}", n=number("n", 0, accept.max),
+                 one=("val", "n", 1, parse("one (success | hit)")),
+                 none=("val", "n", 0, parse("(no | zero) (successes | hits) | none | nothing")))
+
+
+def _said_as(word: str) -> Expr:
+    """A word choice as said; a word's near-homophone synonyms ("head" for "heads") are read
+    as other spellings of it."""
+    if word in ("yes", "no"):
+        return SHARED[word]
+    return seq(*(W(w, *(s for s, canon in WORD_SYNONYMS.items() if canon == w))
+                  for w in normalise(word).split()))
+
+
+def words(accept: AcceptWords) -> Expr:
+    """One of the words, or a numbered word and its number ("curse seven")."""
+    items = [("val", "word", w, _said_as(w)) for w in accept.words]
+    items += [("val", "word", w, seq(_said_as(w), number("n", 0, MAX_WORD_NUMBER)))
+              for w in accept.numbered]
+    return parse("[it's | it is] {choice}", choice=alt(items))
+
+
+def answer_expr(accept: Accept) -> Expr | None:
+    """The templates answering ``accept`` (None: free text, or "next" for AcceptContinue)."""
+    if isinstance(accept, AcceptDice):
+        return dice(accept)
+    if isinstance(accept, AcceptSuccesses):
+        return successes(accept)
+    if isinstance(accept, AcceptNumber):
+        return parse("[it's | it is] {n}", n=number("n", accept.min, accept.max))
+    if isinstance(accept, AcceptWords) and (accept.words or accept.numbered):
+        return words(accept)
+    return None
+
+
+# --------------------------------------------------------------------------- what is live now
+
+def phrases(expectation: Expectation | None, mode: str = "asking") -> list[Phrase]:
+    """The live phrases in the order the matcher tries them."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}: one of {', '.join(MODES)}")
+    accepts = expectation.accepts if expectation is not None else ()
+    if mode == "paused":
+        accepts = ()
+    first = [Phrase(e, accept=a) for a in accepts if isinstance(a, AcceptWords)
+             if (e := answer_expr(a)) is not None]
+    rolling = any(isinstance(a, AcceptDice) for a in accepts)
+    controls = [Phrase(control_expr(n, mode), control=n) for n in LIVE_CONTROLS[mode]
+                if n != "roll" or rolling]  # "roll for me" only when dice are asked for
+    rest = [Phrase(e, accept=a) for a in accepts if not isinstance(a, AcceptWords)
+            if (e := answer_expr(a)) is not None]
+    return first + controls + rest
+
+
+def is_free(expectation: Expectation | None, mode: str = "asking") -> bool:
+    """Whether free text is an answer now (a name, a label)."""
+    return (expectation is not None and mode in ("asking", "confirming")
+            and any(isinstance(a, AcceptText) for a in expectation.accepts))
+
+
+def continues(expectation: Expectation | None) -> bool:
+    """Whether "next" goes on now (the game only waits)."""
+    return expectation is not None and any(isinstance(a, AcceptContinue)
+                                           for a in expectation.accepts)
+
+
+def is_command(text: str) -> bool:
+    """Whether ``text`` is one of the controls' phrases (a name no player could say)."""
+    said = normalise(text).split()
+    return bool(said) and any(parse_text(control_expr(c.name), said) == (0, ())
+                              for c in CONTROLS)

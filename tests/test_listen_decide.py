@@ -1,0 +1,99 @@
+"""What the ears make of one decoded utterance (narrator/voice/listener.py ``decide``): a
+meaning acted on, a meaning read back first, "didn't catch that", or nothing (table talk, the
+narrator's own voice). Decoded results are given as ``Heard`` values: no audio here."""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.events import Control, Dice, Line, Text, Unclear
+from narrator.understand import AcceptDice, AcceptText, Expectation
+from narrator.voice.asr import Heard
+from narrator.voice.grammar import build
+from narrator.voice.listener import decide
+
+EVERY_WORD = lambda word: True  # noqa: E731
+DICE = Expectation(Line("ask"), (AcceptDice(6, 1, 2),))
+NAME = Expectation(Line("ask"), (AcceptText("name"),))
+
+
+def whisper(text, confidence, free="", seconds=1.0, expectation=DICE, mode="asking", **kw):
+    heard = Heard(text, confidence, 0.0, free=free or text, seconds=seconds)
+    return decide(heard, build(expectation, EVERY_WORD, mode=mode), expectation, "whisper",
+                  mode=mode, **kw)
+
+
+def test_a_confident_phrase_is_acted_on_and_a_doubtful_one_read_back_first():
+    sure = whisper("four and six", 1.0)
+    assert sure.meaning == Dice((4, 6)) and sure.sure and sure.engine == "whisper"
+    doubtful = whisper("four and six", 0.3, free="For and sick.")
+    assert doubtful.meaning == Dice((4, 6)) and not doubtful.sure
+
+
+def test_a_short_miss_is_unclear_and_long_talk_is_dropped():
+    missed = whisper("next", 0.05, free="Banana.", seconds=0.8)
+    assert isinstance(missed.meaning, Unclear) and missed.text == "Banana."
+    assert whisper("yes", 0.01, free="Yes, but only after lunch, if that is all right.",
+                   seconds=3.2) is None
+
+
+def test_a_near_miss_is_unclear_even_when_long():
+    near = whisper("go back", 0.1, free="Go back, back, back.", seconds=2.5)
+    assert isinstance(near.meaning, Unclear)
+
+
+def test_free_text_by_voice_is_always_read_back():
+    heard = whisper("Mara", 1.0, expectation=NAME)
+    assert heard.meaning == Text("Mara") and not heard.sure
+
+
+def test_an_answer_carried_among_filler_words_is_read_back():
+    heard = whisper("", 0.0, free="I got a four and a six.", seconds=1.5)
+    assert heard.meaning == Dice((4, 6)) and not heard.sure
+
+
+def test_the_narrators_own_words_are_not_taken_for_a_command():
+    line = "Next, pass your character sheet to the player on your left."
+    assert whisper("next", 1.0, free="Next.", mode="reading", echo=line) is None
+    assert whisper("pause", 1.0, free="Pause.", mode="reading", echo=line).meaning == \
+        Control("pause")
+
+
+def test_wake_mode_needs_the_wake_word():
+    woken = Heard("narrator next", 1.0, 0.0, free="Narrator, next.")
+    g = build(DICE, EVERY_WORD, wake=True)
+    assert decide(woken, g, DICE, "whisper", wake=True).meaning.name == "next"
+    assert not g.matches("next")
+
+
+def sphinx(text, confidence, phones, agreement=0.0, expectation=DICE, mode="asking"):
+    heard = Heard(text, confidence, 0.0, phones=phones, agreement=agreement, seconds=4.0)
+    said = decide(heard, build(expectation, EVERY_WORD, mode=mode), expectation,
+                  "pocketsphinx", mode=mode)
+    return None if said is None or isinstance(said.meaning, Unclear) else said.text
+
+
+def test_pocketsphinx_a_long_dice_phrase_needs_more_confidence_than_a_one_word_control():
+    assert sphinx("next", 0.3, 4) == "next"
+    assert sphinx("four and six", 0.3, 11) is None
+    assert sphinx("four and six", 0.45, 11) == "four and six"
+    assert sphinx("next", 0.45, 4, expectation=None, mode="reading") is None
+
+
+def test_pocketsphinx_agreement_rescues_a_low_phone_loop_score_but_not_while_reading():
+    assert sphinx("four and six", 0.1, 11, agreement=0.7) == "four and six"
+    assert sphinx("four and six", 0.1, 11, agreement=0.5) is None
+    assert sphinx("pause", 0.1, 3, agreement=1.0, expectation=None, mode="reading") is None
+
+
+def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transcript():
+    from narrator.voice.whisper import choose
+
+    alone = choose(["pause"], [-1.0], -1.0, "pause")[1]
+    assert alone == pytest.approx(1.0)
+    rival = choose(["pass", "pause"], [-1.7, -2.0], -1.7, "pass")[1]
+    same = choose(["tails", "tail"], [-1.7, -2.0], -1.7, "tails")[1]
+    assert rival < 0.2 < same == pytest.approx(1.0)  # "tail" says what "tails" says
+    assert choose(["heads"], [-1.0], -1.0, "feds")[1] == pytest.approx(0.5)  # a guess
+    assert choose(["no successes"], [-3.0], -9.0, "no success is again this dice hates me") \
+        == ("no successes", 0.0)

@@ -1,0 +1,510 @@
+"""The voice session's states, with scripted ears and a mouth that "speaks" for a few polls.
+
+What the table would notice: a miss is never silent, two misses bring help, paused listens for
+resume, next/stop while reading ask the question, an answer said over the narration is taken
+when the question comes, unsure results and free text are read back first, repeat replays the
+passage last read. (The same loop over real audio: tests/test_loop_audio.py.)
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from narrator.events import Dice, Line, Number, Text, Unclear, Utterance
+from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
+from narrator.session.console import Captions
+from narrator.session import loop
+from narrator.session.game import Session
+from narrator.session.loop import PAUSED, run
+from narrator.understand import understand
+from test_session_loop import MemoryJournal
+from toy_game import INFO, SCRIPT, ToyRules
+
+READING_POLLS = 3  # listen calls a sentence lasts
+
+
+@pytest.fixture(autouse=True)
+def no_echo_tail(monkeypatch):
+    """The narrator's words stop being echo as soon as it stops (the tests take no time)."""
+    monkeypatch.setattr(loop, "ECHO_TAIL", 0.0)
+
+
+class Mouth:
+    """Speaks each sentence for READING_POLLS polls of the ears; records what it did."""
+
+    def __init__(self, volume: bool = True):
+        self.spoken: list[str] = []
+        self.earcons: list[str] = []
+        self.stops = 0
+        self.left = 0
+        self.volume = 0.5
+        if not volume:
+            self.louder = None
+
+    def say(self, said):
+        self.spoken.append(said.text)
+        self.left = READING_POLLS
+
+    @property
+    def is_speaking(self):
+        return self.left > 0
+
+    def tick(self):
+        self.left = max(0, self.left - 1)
+
+    def stop(self):
+        self.stops += 1
+        self.left = 0
+
+    def earcon(self, name):
+        self.earcons.append(name)
+
+    def slower(self):
+        return 0.8
+
+    def faster(self):
+        return 1.25
+
+    def louder(self):
+        self.volume += 0.25
+        return self.volume
+
+    def quieter(self):
+        self.volume -= 0.25
+        return self.volume
+
+    def wait(self, timeout=None):
+        return True
+
+    def pause(self):
+        self.held = self.left
+        self.left = 0
+
+    def resume(self):
+        self.left = self.held
+
+
+class Ears:
+    """Hears a script of (mode, text[, sure]) in order: a line meant for another mode is an
+    error, except that while reading, lines for other modes simply are not heard yet."""
+
+    def __init__(self, mouth: Mouth | None, script, engine="whisper"):
+        self.mouth = mouth
+        self.script = list(script)
+        self.engine = engine
+        self.heard: list[tuple[str, str]] = []  # (mode, echo) of every listen that heard
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if mode == "reading":
+            self.mouth.tick()
+        if not self.script or (mode == "reading" and self.script[0][0] != "reading"):
+            return None
+        want, text, *sure = self.script.pop(0)
+        assert want == mode, f"heard {text!r} for {want}, but the loop listens in {mode}"
+        self.heard.append((mode, echo))
+        return Utterance(text, understand(text, expectation, mode), 0.9, self.engine,
+                         sure[0] if sure else True)
+
+
+def play(script, mouth=None, rules=INFO, engine="whisper", game=SCRIPT):
+    mouth = Mouth() if mouth is None else mouth
+    out = io.StringIO()
+    session = Session(rules, game, {})
+    journal = MemoryJournal()
+    ears = Ears(mouth, script, engine)
+    ended = run(session, ears, Captions(out), journal, mouth)
+    return out.getvalue(), journal, session, mouth, ears, ended
+
+
+def test_two_misses_in_a_row_bring_what_can_be_said_now():
+    transcript, journal, session, mouth, *_ = play(
+        [("asking", "next"), ("asking", "the cat sat"), ("asking", "blue")])
+    assert mouth.earcons.count("unclear") == 2
+    assert transcript.count("Didn't catch that.") == 2
+    help_said = [t for t in mouth.spoken if t.startswith("You can say:")]
+    assert help_said and "a number from 2 to 4" in help_said[0]
+    assert journal.lines == [journal.lines[0]] and session.state.players == 0
+
+
+def test_one_miss_is_signalled_but_says_no_help():
+    transcript, _, _, mouth, *_ = play([("asking", "next"), ("asking", "blue"), ("asking", "2")])
+    assert "Didn't catch that." in transcript and "unclear" in mouth.earcons
+    assert not any(t.startswith("You can say:") for t in mouth.spoken)
+
+
+def test_a_typed_miss_still_says_why():
+    transcript, *_ = play([("asking", "next"), ("asking", "blue")], engine="text")
+    assert "isn't something I can take now" in transcript
+    assert "Didn't catch that." not in transcript
+
+
+def test_pause_while_reading_says_so_and_resume_by_voice_goes_on_from_that_sentence():
+    transcript, _, session, mouth, ears, _ = play(
+        [("reading", "pause"), ("paused", "resume"), ("asking", "next"), ("asking", "3")])
+    assert PAUSED in mouth.spoken and "paused" in mouth.earcons
+    assert PAUSED in transcript
+    at = mouth.spoken.index(PAUSED)
+    assert mouth.spoken[at - 1] == mouth.spoken[at + 1] == "Track 1: Rules"
+    assert "Roll two dice three times." in mouth.spoken[at + 1:]
+    assert session.state.players == 3
+
+
+def test_paused_hears_help_and_stays_paused():
+    _, _, session, mouth, ears, _ = play(
+        [("reading", "pause"), ("paused", "help"), ("paused", "go on"), ("asking", "next")])
+    assert any(t.startswith("Paused. You can say: resume") for t in mouth.spoken)
+    assert [m for m, _ in ears.heard].count("paused") == 2
+    assert session.state.read_rules
+
+
+def test_next_while_reading_stops_and_asks_the_question():
+    _, _, session, mouth, _, _ = play([("reading", "next"), ("asking", "next")])
+    assert mouth.stops >= 1
+    assert "Roll two dice three times." not in mouth.spoken
+    assert mouth.spoken[-2:] == ["Say next when you are ready.", "How many players?"]
+    assert session.state.read_rules
+
+
+def test_stop_while_reading_asks_the_pending_question():
+    _, _, session, mouth, *_ = play([("reading", "stop"), ("asking", "next")])
+    assert "Doubles don't count." not in mouth.spoken
+    assert "Say next when you are ready." in mouth.spoken and session.state.read_rules
+
+
+def test_an_answer_said_over_the_narration_is_applied_once_the_question_is_asked():
+    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
+    transcript, journal, session, mouth, ears, _ = play(
+        [("reading", "three"), ("asking", "3 and 4")], rules=rules)
+    asked = mouth.spoken.index("How many players?")
+    assert mouth.spoken.index("Doubles don't count.") < asked  # the passage was read on
+    assert 'Heard "three": taken when the question comes.' in transcript
+    assert journal.lines[0] == Number(3) and session.state.players == 3
+    assert "Welcome, 3 players." in mouth.spoken[asked:]
+
+
+def test_a_held_answer_the_question_refuses_is_refused_with_a_word():
+    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
+    transcript, journal, session, mouth, *_ = play([("reading", "nine"), ("reading", "five")],
+                                                   rules=rules)
+    assert session.state.players == 0 and len(journal.lines) == 0
+    assert "9 is out of range" in transcript and "5 is out of range" in transcript
+    assert mouth.earcons.count("unclear") == 2
+
+
+def test_a_result_heard_without_certainty_is_read_back_before_it_counts():
+    _, journal, session, mouth, ears, _ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "no"), ("asking", "3 and 5", False), ("confirming", "yes")])
+    assert "I heard 3 and 4. Right?" in mouth.spoken
+    assert Dice((3, 4)) not in journal.lines and journal.lines[-1] == Dice((3, 5))
+    assert session.state.total == 8
+
+
+def test_free_text_by_voice_is_read_back_and_can_be_typed_instead():
+    rules = RulesInfo(Named(), "Toy", "asks a name first")
+    transcript, journal, session, mouth, ears, _ = play(
+        [("asking", "well I think we should"), ("confirming", "no"),
+         ("asking", "Mara", False), ("confirming", "yes")], rules=rules)
+    assert "I heard 'well I think we should'. Keep it?" in mouth.spoken[1]
+    assert "type it" in mouth.spoken[1]
+    assert journal.lines == [Text("Mara")]
+    typed, journal, *_ = play([("asking", "Mara")], rules=rules, engine="text")
+    assert journal.lines == [Text("Mara")] and "Keep it?" not in typed
+
+
+def test_repeat_after_going_to_a_track_replays_that_track_not_the_prompt_before():
+    _, _, _, mouth, _, _ = play([("asking", "next"), ("asking", "go to track 2"),
+                                 ("asking", "repeat")])
+    assert mouth.spoken.count("Made for tests.") == 2
+    assert mouth.spoken.count("Track 1: Rules") == 1
+
+
+def test_repeat_while_reading_starts_the_passage_again():
+    _, _, _, mouth, _, _ = play([("reading", "repeat"), ("asking", "next")])
+    assert mouth.spoken[:2] == ["Track 1: Rules", "Track 1: Rules"]
+
+
+def test_louder_while_reading_changes_the_volume_and_a_speaker_without_it_says_so():
+    transcript, _, _, mouth, *_ = play([("reading", "louder"), ("asking", "next")])
+    assert mouth.volume == 0.75 and "Volume 75 percent." in transcript
+    _, _, _, plain, *_ = play([("reading", "louder"), ("asking", "next")], Mouth(volume=False))
+    refusal = '"louder" works only when the speaker can change its volume.'
+    at = plain.spoken.index(refusal)
+    assert plain.spoken[at + 1] == plain.spoken[at - 1]  # the cut sentence is said again
+
+
+def test_the_sentence_being_spoken_is_the_echo_and_once_it_ends_a_player_may_say_its_words():
+    _, _, session, _, ears, _ = play([("reading", "pause"), ("paused", "resume"),
+                                      ("asking", "next")])
+    assert ears.heard[0] == ("reading", "Track 1: Rules")
+    assert ears.heard[-1] == ("asking", "")  # "Say next when you are ready." has ended
+    assert session.state.read_rules
+
+
+def test_quit_while_paused_saves():
+    transcript, _, _, mouth, _, ended = play([("reading", "pause"), ("paused", "quit")])
+    assert not ended and "Saved." in transcript and "Roll two dice three times." not in transcript
+
+
+class Named(ToyRules):
+    """The toy game with a name asked first (free text)."""
+
+    def start(self, options):
+        return Step(replace(super().start(options).state, read_rules=True), ())
+
+    def expects(self, state):
+        if state.players == 0:
+            return Expectation(Line("players"), (AcceptText("name"),))
+        return super().expects(state)
+
+    def apply(self, state, given):
+        if isinstance(given, Text):
+            return Step(replace(state, players=2))
+        return super().apply(state, given)
+
+
+class ReadFirst(ToyRules):
+    """The toy game whose first question (players) follows the rules passage."""
+
+    def start(self, options):
+        return Step(replace(super().start(options).state, read_rules=True),
+                    super().start(options).say)
+
+
+def test_with_a_microphone_a_line_typed_is_taken_as_typed():
+    import os
+    import threading
+
+    from narrator.session.console import LiveEars, TextEars
+
+    read, write = os.pipe()
+    keyboard = TextEars(os.fdopen(read), echo=False)
+    mic = Ears(Mouth(), [("asking", "well I think we should")])
+    ears = LiveEars(mic, keyboard)
+    expectation = Session(RulesInfo(Named(), "Toy", "asks a name"), SCRIPT, {}).expectation
+    spoken = ears.listen(expectation)
+    assert spoken.engine == "whisper"  # the microphone is heard meanwhile
+    threading.Timer(0.3, lambda: os.write(write, b"Mara\n")).start()
+    typed = ears.listen(expectation, timeout=5)
+    assert typed == Utterance("Mara", Text("Mara"), 1.0, "text", True)
+    os.close(write)
+
+
+def test_just_after_the_narrator_stops_its_words_are_still_echo(monkeypatch):
+    monkeypatch.setattr(loop, "ECHO_TAIL", 0.5)
+    _, _, _, _, ears, _ = play([("reading", "next"), ("asking", "next")])
+    mode, echo = ears.heard[-1]
+    assert mode == "asking" and echo.endswith("Say next when you are ready.")
+
+
+def test_a_recording_paused_is_held_in_place_and_resumed_not_started_again():
+    recorded = replace(SCRIPT, tracks=(replace(SCRIPT.tracks[0], audio=Path("t1.ogg")),)
+                       + SCRIPT.tracks[1:])
+    transcript, _, session, mouth, _, _ = play(
+        [("reading", "pause"), ("paused", "resume"), ("asking", "next")], game=recorded)
+    assert mouth.spoken.count("Track 1: Rules") == 1 and PAUSED not in mouth.spoken
+    assert PAUSED in transcript and "paused" in mouth.earcons
+    assert session.state.read_rules
+
+
+class LoadingEars(Ears):
+    """Ears whose recogniser loads after a few listens, then has news for the table."""
+
+    def __init__(self, mouth, script):
+        super().__init__(mouth, script)
+        self.loads = 3
+        self.notice = None
+
+    @property
+    def ready(self):
+        return self.loads <= 0
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if self.loads > 0 and mode != "reading":
+            self.loads -= 1
+            self.notice = "Whisper is not installed. Listening with pocketsphinx instead."
+            return None
+        return super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+
+
+def test_listening_sounds_only_once_the_recogniser_has_loaded_and_its_news_is_said_once():
+    mouth = Mouth()
+    out = io.StringIO()
+    ears = LoadingEars(mouth, [("asking", "next"), ("asking", "2")])
+    run(Session(INFO, SCRIPT, {}), ears, Captions(out), MemoryJournal(), mouth)
+    assert loop.LOADING in out.getvalue()
+    assert mouth.spoken.count(ears.notice) == 1
+    first_cue = mouth.earcons.index("listening")
+    assert ears.loads == 0 and first_cue > 0
+
+
+def test_quiet_keeps_the_earcons_a_blind_player_needs(monkeypatch, tmp_path):
+    """`narrator play --input voice --quiet`: no speech, but the state earcons still sound."""
+    from typer.testing import CliRunner
+
+    from narrator import cli
+    from narrator.session import devices
+    from narrator.voice import earcons
+
+    played = []
+
+    class Cues:
+        def earcon(self, name):
+            played.append(name)
+
+        def close(self):
+            played.append("closed")
+
+    def no_microphone(voice, speak, text_ears, settings):
+        assert not speak  # --quiet
+        return text_ears, None
+
+    monkeypatch.setattr(devices, "open_devices", no_microphone)
+    monkeypatch.setattr(earcons, "make_cues", lambda settings: Cues())
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
+    result = CliRunner().invoke(cli.app, ["play", "slow-burn", "--input", "voice", "--quiet",
+                                          "--save-dir", str(tmp_path)],
+                                input="first session\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Track 2: Character Creation" in result.output
+    assert played[:2] == ["listening", "accepted"] and played[-1] == "closed"
+
+
+def test_a_miss_the_ears_could_not_place_is_captioned_once():
+    mouth = Mouth()
+    out = io.StringIO()
+
+    class Garbled(Ears):
+        def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+            heard = super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+            if heard is not None and heard.text == "mumble":
+                return Utterance("mumble", Unclear("mumble", "I didn't catch that."), 0.1,
+                                 "whisper", False)
+            return heard
+
+    run(Session(INFO, SCRIPT, {}), Garbled(mouth, [("asking", "mumble")]), Captions(out),
+        MemoryJournal(), mouth)
+    assert out.getvalue().lower().count("didn't catch that") == 1
+
+
+def test_an_unsure_yes_confirms_a_read_back_only_when_heard_twice():
+    transcript, journal, session, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "yes", False), ("confirming", "yes", False)])
+    assert 'Heard "yes"? Say it again to be sure.' in transcript
+    assert journal.lines[-1] == Dice((3, 4)) and session.state.total == 7
+
+
+def test_an_unsure_no_heard_once_changes_nothing_and_plays_no_earcon():
+    _, journal, session, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "no", False), ("confirming", "yes")])
+    assert journal.lines[-1] == Dice((3, 4))
+    assert "unclear" not in mouth.earcons
+
+
+def test_an_unsure_quit_while_paused_keeps_the_pause():
+    transcript, _, _, _, ears, ended = play(
+        [("reading", "pause"), ("paused", "quit", False), ("paused", "resume"),
+         ("asking", "next")])
+    assert "Saved." not in transcript and [m for m, _ in ears.heard].count("paused") == 2
+
+
+class DecodingEars(Ears):
+    """Ears that take a while over every utterance, as a recogniser decoding the narrator's own
+    voice does; ``decoding`` is set meanwhile."""
+
+    decode = 0.1
+
+    def __init__(self, mouth, script):
+        super().__init__(mouth, script)
+        self.decoding = False
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        self.decoding = True
+        time.sleep(self.decode)
+        self.decoding = False
+        return super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+
+
+class TimedMouth(Mouth):
+    """Speaks each sentence for 30 ms; notes whether the ears were decoding
+    when it was asked to say the next one."""
+
+    def __init__(self):
+        super().__init__()
+        self.ears = None
+        self.said_while_decoding = 0
+        self.until = 0.0
+
+    def say(self, said):
+        super().say(said)
+        self.until = time.monotonic() + 0.03
+        self.said_while_decoding += bool(self.ears and self.ears.decoding)
+
+    @property
+    def is_speaking(self):
+        return time.monotonic() < self.until
+
+    def tick(self):
+        pass
+
+
+def test_the_reading_goes_on_while_the_microphone_decodes():
+    from narrator.session.console import LiveEars
+
+    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
+    mouth = TimedMouth()
+    mouth.ears = DecodingEars(mouth, [("reading", "three"), ("asking", "quit")])
+    session = Session(rules, SCRIPT, {})
+    journal = MemoryJournal()
+    live = LiveEars(mouth.ears)
+    try:
+        run(session, live, Captions(io.StringIO()), journal, mouth)
+    finally:
+        live.close()
+    assert mouth.said_while_decoding >= 2
+    assert journal.lines[0] == Number(3)  # said over the narration, taken at the question
+
+    waited = TimedMouth()
+    waited.ears = DecodingEars(waited, [("reading", "three"), ("asking", "quit")])
+    run(Session(rules, SCRIPT, {}), waited.ears, Captions(io.StringIO()), MemoryJournal(),
+        waited)
+    assert waited.said_while_decoding == 0  # without it, each sentence waits for a decoding
+
+
+class HeardBack:
+    """Microphone ears that hear (after, text) utterances in turn, each ending ``after``
+    seconds after the one before, the moment they return it."""
+
+    def __init__(self, heard):
+        self.heard = list(heard)
+        self.ended_at = None
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if not self.heard:
+            time.sleep(timeout or 0)
+            return None
+        after, text = self.heard.pop(0)
+        time.sleep(after)
+        self.ended_at = time.monotonic()
+        return Utterance(text, understand(text, expectation, mode), 0.5, "whisper", False)
+
+
+def test_what_ends_while_our_own_earcon_sounds_is_not_taken_for_the_table():
+    from narrator.session.console import LiveEars
+
+    expectation = Session(INFO, SCRIPT, {}).expectation
+    mic = HeardBack([(0.1, "no"), (1.0, "help")])
+    ears = LiveEars(mic)
+    try:
+        ears.cued("listening")
+        heard = ears.listen(expectation, timeout=3)
+    finally:
+        ears.close()
+    assert heard is not None and heard.text == "help"  # "no" ended with the earcon: dropped

@@ -1,0 +1,223 @@
+"""The phrase language: every phrase the README promises is understood by typing and is a whole
+phrase of the voice grammar for its moment; table talk is not; the help says what is legal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from narrator.events import Continue, Control, Dice, Line, Number, Successes, Text, Unclear, Word
+from narrator.understand import (
+    AcceptContinue,
+    AcceptDice,
+    AcceptNumber,
+    AcceptSuccesses,
+    AcceptText,
+    AcceptWords,
+    Expectation,
+    controls,
+    describe,
+    grammar,
+    understand,
+)
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def ask(*accepts) -> Expectation:
+    return Expectation(Line("ask"), accepts)
+
+
+DICE = ask(AcceptDice(12, 1, 3))
+WORDS = ask(AcceptWords(("merit", "pass", "curse", "boon"), ("curse",)))
+#: the README's "When" column → the mode and what the game asks then
+MOMENTS = {
+    "A question waits": ("asking", ask(AcceptContinue(), AcceptDice(12, 1, 3))),
+    "The narrator reads": ("reading", None),
+    "Paused": ("paused", DICE),
+    "Dice": ("asking", DICE),
+    "Successes": ("asking", ask(AcceptSuccesses(5))),
+    "A number": ("asking", ask(AcceptNumber(0, 20))),
+    "A coin": ("asking", ask(AcceptWords(("heads", "tails")))),
+    "A word the question names": ("asking", WORDS),
+    'A read-back ("four and nine. Right?")': ("confirming", ask(AcceptWords(("yes", "no")),
+                                                                AcceptDice(12, 1, 3))),
+}
+#: what each README phrase must mean (a control by its name, or the game input)
+MEANS = {
+    "next": Continue(), "go on": Continue(), "repeat": "repeat", "repeat that": "repeat",
+    "say that again": "repeat", "go back": "back", "undo": "back", "status": "status",
+    "where are we": "status", "help": "help", "what can I say": "help", "pause please": "pause",
+    "slower": "slower", "faster": "faster", "go to track seven": Control("goto", 7),
+    "quit": "quit", "save and quit": "quit", "pause": "pause", "hold on": "pause",
+    "stop": "stop", "skip": "next", "louder": "louder", "quieter": "quieter", "resume": "resume",
+    "carry on": "resume", "four and nine": Dice((4, 9)), "I rolled a four and a nine": Dice((4, 9)),
+    "two, seven and eleven": Dice((2, 7, 11)), "two sixes": Dice((6, 6)),
+    "I rolled a twelve": Dice((12,)), "roll for me": "roll", "three successes": Successes(3),
+    "one success": Successes(1), "no successes": Successes(0), "none": Successes(0),
+    "three": Number(3), "it's twelve": Number(12), "heads": Word("heads"),
+    "it's heads": Word("heads"), "tails": Word("tails"), "merit": Word("merit"),
+    "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),
+    "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
+}
+#: in these moments "next" and "go on" are controls, not the game's Continue
+CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},
+                   "Paused": {"next": "next", "go on": "resume"}}
+
+
+def readme_phrases() -> list[tuple[str, str]]:
+    """(when, phrase) for every bold phrase in the table of README's "What you can say"."""
+    text = README.read_text()
+    section = text[text.index("## What you can say"):text.index("## Sessions")]
+    out = []
+    for row in re.findall(r"^\| (.+?) \| (.+) \|$", section, re.M):
+        when, say = row
+        out += [(when, phrase) for phrase in re.findall(r"\*\*(.+?)\*\*", say)]
+    return out
+
+
+PHRASES = readme_phrases()
+
+
+def meaning_of(when: str, phrase: str):
+    expected = CONTROL_MOMENTS.get(when, {}).get(phrase, MEANS[phrase])
+    return Control(expected) if isinstance(expected, str) else expected
+
+
+def test_the_readme_table_lists_every_moment_and_enough_phrases():
+    assert {when for when, _ in PHRASES} == set(MOMENTS)
+    assert len(PHRASES) >= 50
+
+
+@pytest.mark.parametrize("when, phrase", PHRASES)
+def test_every_readme_phrase_is_understood_when_typed(when, phrase):
+    mode, expectation = MOMENTS[when]
+    assert understand(phrase, expectation, mode) == meaning_of(when, phrase)
+
+
+@pytest.mark.parametrize("when, phrase", PHRASES)
+def test_every_readme_phrase_is_a_whole_phrase_of_the_voice_grammar(when, phrase):
+    mode, expectation = MOMENTS[when]
+    assert grammar(expectation, mode).matches(phrase)
+
+
+@pytest.mark.parametrize("said, meaning", [
+    ("Go back, please.", Control("back")), ("PAUSE!", Control("pause")),
+    ("Next track.", Continue()), ("um, I rolled a 4 and a 9", Dice((4, 9))),
+    ("I rolled an eight", Dice((8,))), ("Two sixes and a one.", Dice((6, 6, 1))),
+    ("twenty-seven", Number(27)), ("It is heads.", Word("heads")), ("head", Word("heads")),
+    ("Curse 4", Word("curse", 4)),
+])
+def test_transcripts_with_case_punctuation_digits_and_carriers_read_as_their_phrase(said, meaning):
+    expectation = ask(AcceptContinue(), AcceptDice(12, 1, 3), AcceptNumber(20, 30),
+                      AcceptWords(("heads", "tails"), ("curse",)))
+    assert understand(said, expectation) == meaning
+
+
+@pytest.mark.parametrize("talk", [
+    "next round's on me", "yes, but only after lunch", "I would rather not go back there",
+    "pause the movie when the pizza comes", "roll initiative everybody", "stop it you two",
+    "three guys come out of the alley", "heads will roll", "help yourself to crisps",
+])
+def test_table_talk_with_command_words_is_neither_understood_nor_a_whole_phrase(talk):
+    expectation = ask(AcceptContinue(), AcceptDice(12, 1, 3), AcceptSuccesses(5),
+                      AcceptWords(("heads", "tails", "yes", "no")))
+    for mode in ("asking", "reading", "paused", "confirming"):
+        assert isinstance(understand(talk, expectation, mode), Unclear), (talk, mode)
+        assert not grammar(expectation, mode).matches(talk), (talk, mode)
+
+
+@pytest.mark.parametrize("said", ["-1", "1.5", "3.0", "-3"])
+def test_signed_or_fractional_numbers_are_not_numbers(said):
+    expectation = ask(AcceptNumber(-5, 5), AcceptDice(6, 1, 3), AcceptSuccesses(5))
+    assert isinstance(understand(said, expectation), Unclear)
+    assert not grammar(expectation).matches(said)
+
+
+def test_a_number_out_of_range_is_refused_with_the_reason():
+    assert understand("seven", ask(AcceptDice(6))).reason == "7 is not a face of a 6-sided die."
+    assert understand("four successes", ask(AcceptSuccesses(2))).reason == \
+        "4 successes is more than there are dice (2)."
+    assert understand("21", ask(AcceptNumber(1, 20))).reason == \
+        "21 is out of range: say a number from 1 to 20."
+    assert understand("one two three", ask(AcceptDice(6, 2, 2))).reason == \
+        "I heard 3 dice; I need 2."
+    assert not grammar(ask(AcceptDice(6))).matches("seven")
+
+
+def test_each_mode_hears_only_its_controls():
+    reading, paused = grammar(DICE, "reading"), grammar(DICE, "paused")
+    assert reading.matches("louder") and reading.matches("four and nine")
+    assert not reading.matches("go back") and not reading.matches("resume")
+    assert paused.matches("resume") and paused.matches("quit")
+    assert not paused.matches("four and nine") and not paused.matches("slower")
+    assert understand("go on", DICE, "paused") == Control("resume")
+    assert understand("go on", DICE, "asking") == Control("next")
+    assert isinstance(understand("status", DICE, "reading"), Unclear)
+
+
+def test_a_word_choice_beats_a_control_with_the_same_words():
+    assert understand("no", ask(AcceptWords(("yes", "no")))) == Word("no")
+    assert understand("no", DICE, "confirming") == Control("no")
+    assert isinstance(understand("no", DICE), Unclear)  # no yes/no question: not heard
+    assert not grammar(ask(AcceptWords(("heads", "tails")))).matches("yes")
+    assert not grammar(ask(AcceptNumber(1, 3))).matches("roll for me")  # nothing to roll
+    assert understand("next phase", ask(AcceptWords(("next phase",)))) == Word("next phase")
+
+
+def test_free_text_is_taken_whole_but_controls_still_win():
+    name = ask(AcceptText("name"))
+    assert understand("Sal, a fence", name) == Text("Sal, a fence")
+    assert understand("go back", name) == Control("back")
+    assert grammar(name).free and grammar(name, "reading").matches("pause")
+
+
+def test_phrases_lists_every_whole_phrase_when_there_are_few():
+    g = grammar(ask(AcceptWords(("heads", "tails"))), "paused")
+    listed = g.phrases()
+    assert "resume" in listed and "go on" in listed and "please resume" in listed
+    assert all(g.matches(p) for p in listed)
+    assert "heads" not in listed  # paused: no answers
+    assert grammar(ask(AcceptDice(12, 1, 3))).phrases(limit=500) is None
+    assert len(grammar(ask(AcceptWords(("heads", "tails")))).phrases(limit=10_000)) < 10_000
+
+
+def test_a_grammar_key_names_its_phrases():
+    assert grammar(DICE).key == grammar(DICE).key != grammar(DICE, "reading").key
+    assert grammar(DICE, wake=True).matches("narrator four and nine")
+    assert not grammar(DICE, wake=True).matches("four and nine")
+
+
+def test_the_help_names_phrases_the_grammar_hears():
+    for mode in ("asking", "reading", "paused", "confirming"):
+        for label in controls(mode):
+            said = label.replace(" N", " seven")
+            assert grammar(None, mode).matches(said), (mode, label)
+            assert not isinstance(understand(said, None, mode), Unclear), (mode, label)
+    assert controls() == ["repeat", "go back", "status", "help", "pause", "resume", "slower",
+                          "faster", "go to track N", "quit"]
+
+
+def test_the_help_examples_are_understood_as_what_they_describe():
+    dice, successes = ask(AcceptDice(8, 2, 2)), ask(AcceptSuccesses(4))
+    for expectation in (dice, successes):
+        for sentence in describe(expectation):
+            for example in re.findall(r'"([^"]+)"', sentence):
+                assert not isinstance(understand(example, expectation), Unclear), example
+    assert describe(dice) == ['the faces of 2 8-sided dice, like "four and one", or "roll for me"']
+    assert 'like "four, nine and two"' in describe(ask(AcceptDice(12, 3, 3)))[0]
+    assert describe(dice, "paused") == []
+
+
+@pytest.mark.parametrize("transcript, phrase", [
+    ("Do 7 and 11.", "two seven and eleven"), ("Feds.", "heads"), ("Next.", "next"),
+    ("Go back, please!", "go back please"), ("tales", "tails"),
+])
+def test_nearest_finds_the_phrase_of_a_garbled_transcript_even_in_a_huge_grammar(transcript,
+                                                                                   phrase):
+    g = grammar(ask(AcceptDice(12, 1, 3), AcceptWords(("heads", "tails"))))
+    assert g.phrases() is None  # too many to list
+    found = g.nearest(transcript, limit=3)
+    assert found[0] == phrase and all(g.matches(p) for p in found)
