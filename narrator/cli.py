@@ -72,13 +72,16 @@ Denoise = typer.Option(None, "--denoise/--no-denoise",
                             "pocketsphinx and vosk; default on).")
 #: the speech and device settings a session may override: (setting, type, option)
 DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
-    ("voice", str, typer.Option(None, "--voice", help="Speech voice (see narrator voices).")),
+    ("voice", str, typer.Option(None, "--voice", help="Speech engine or voice: piper, festival, "
+                                                    "espeak-ng or engine:voice (see narrator voices).")),
     ("rate", float, typer.Option(None, "--rate", help="Speech rate, 0.5 to 3 times normal.")),
-    ("volume", float, typer.Option(None, "--volume", help="Speech volume, 0 to 1.")),
+    ("volume", float, typer.Option(None, "--volume", help="Speech volume, 0 to 2 (1 is normal).")),
     ("output_device", str, typer.Option(None, "--output-device",
-                                        help="Sound output (see narrator devices).")),
+                                        help="Sound output: a number, name or PulseAudio sink "
+                                             "(see narrator devices).")),
     ("input_device", str, typer.Option(None, "--input-device",
-                                       help="Microphone (see narrator devices).")),
+                                       help="Microphone: a number, name or PulseAudio source "
+                                            "(see narrator devices).")),
     ("engine", str, typer.Option(None, "--engine",
                                  help="Recogniser: whisper (default), pocketsphinx (light) or vosk.")),
     ("model", str, Model),
@@ -347,34 +350,28 @@ def graph(game: str = typer.Argument(..., help="A game or a script path."), fmt:
 
 @app.command()
 def voices(language: Optional[str] = typer.Option(None, "--language", "-l",
-                                                  help="Only voices whose language starts so, e.g. en.")) -> None:
-    """List the speech voices (use one with --voice)."""
-    from narrator.voice.tts import Renderer, TtsError
+                                                  help="Only voices whose language starts so, e.g. en."),
+           sample: Optional[str] = typer.Option(None, "--try", metavar="VOICE",
+                                                help="Play a sample of VOICE (an engine, "
+                                                     "engine:voice or a voice).")) -> None:
+    """List every speech engine and voice with its licence (use one with --voice)."""
+    from narrator.voice.voices import play_sample, voice_lines
     try:
-        found = Renderer().voices()
-    except TtsError as exc:
+        lines = [play_sample(sample)] if sample else voice_lines(language)
+    except RuntimeError as exc:
         fail(str(exc))
         raise
-    for v in found:
-        if language is None or any(lang.startswith(language) for lang in v.languages):
-            typer.echo(f"{v.id:24} {v.name:32} {', '.join(v.languages)}")
+    typer.echo("\n".join(lines))
 
 
 @app.command()
 def devices() -> None:
-    """List the sound devices (use one with --output-device or the input setting)."""
+    """List the sound devices by name (use one with --output-device or --input-device)."""
+    from narrator.session.devices import device_lines
     try:
-        import sounddevice as sd
-    except OSError as exc:
-        fail(f"no sound devices: {exc} (install libportaudio2)")
-        raise
-    if not sd.query_devices():
-        fail("no sound devices found: check that a device is connected and PulseAudio or "
-             "PipeWire runs")
-    for i, d in enumerate(sd.query_devices()):
-        default = " (default)" if i in tuple(sd.default.device) else ""
-        typer.echo(f"{i:3} {d['name']:40} in {d['max_input_channels']:2}  "
-                   f"out {d['max_output_channels']:2}{default}")
+        typer.echo("\n".join(device_lines()))
+    except RuntimeError as exc:
+        fail(str(exc))
 
 
 @app.command("render")

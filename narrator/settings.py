@@ -28,7 +28,7 @@ class Settings:
 
     voice: str | None = None
     rate: float = 1.0  # factor of the speech engine's default rate
-    volume: float = 1.0
+    volume: float = 1.0  # 1 is normal, 2 the loudest ("louder"/"quieter" step by 0.25)
     output_device: str | int | None = None
     quiet: bool = False
     # speech in (listening)
@@ -68,10 +68,10 @@ def check_rate(value: Any) -> float:
 
 
 def check_volume(value: Any) -> float:
-    """A volume between 0 and 1; ValueError otherwise."""
+    """A volume between 0 and 2 (1 is normal); ValueError otherwise."""
     volume = float(value)
-    if not 0.0 <= volume <= 1.0:
-        raise ValueError(f"volume must be between 0 and 1 (got {volume:g})")
+    if not 0.0 <= volume <= 2.0:
+        raise ValueError(f"volume must be between 0 and 2 (got {volume:g})")
     return volume
 
 

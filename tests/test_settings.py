@@ -65,7 +65,7 @@ def test_options_given_override_and_options_not_given_keep_the_setting():
     assert base.rate == 1.5  # the original is untouched
 
 
-@pytest.mark.parametrize("option", [{"rate": 0.2}, {"rate": 3.5}, {"volume": 1.5},
+@pytest.mark.parametrize("option", [{"rate": 0.2}, {"rate": 3.5}, {"volume": 2.5},
                                     {"rate": "fast"}, {"listen_mode": "always"}])
 def test_an_option_out_of_range_is_refused_with_its_name(option):
     with pytest.raises(ValueError, match=next(iter(option))):

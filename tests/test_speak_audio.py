@@ -1,6 +1,9 @@
-"""Speech out on real audio devices (issue 3, "Tests and measures"): Slow Burn tracks played
-into a private PulseAudio null sink and recorded from its monitor."""
+"""Speech out on real audio devices (issues 3 and 14): Slow Burn tracks played into a private
+PulseAudio null sink and recorded from its monitor; captions against what was heard; stop,
+repeat, louder and --quiet at the speaker; the sink removed and added back mid-session."""
 
+import io
+import os
 import re
 import subprocess
 import threading
@@ -17,7 +20,7 @@ from narrator.script.render import render
 from narrator.settings import Settings
 from narrator.voice.player import Clip
 from narrator.voice.speaker import Speaker
-from narrator.voice.tts import Renderer
+from narrator.voice.tts import Renderer, sentences
 
 pytestmark = [pytest.mark.audio,
               pytest.mark.skipif(bool(missing_tools()),
@@ -46,8 +49,9 @@ def room(tmp_path_factory):
 def speaker(room):
     made = []
 
-    def make(**settings):
-        made.append(Speaker(Settings(output_device="pulse", **settings)))
+    def make(show=lambda said: None, speak=True, **settings):
+        settings.setdefault("voice", "espeak-ng")
+        made.append(Speaker(Settings(output_device="pulse", **settings), show=show, speak=speak))
         return made[-1]
 
     yield make
@@ -114,8 +118,8 @@ def sound_span(clips: list[Clip]) -> float:
 def test_track5_pauses_within_300ms_and_resumes_where_it_stopped(slow_burn, speaker):
     saids = render(slow_burn, ReadTrack("t05"))[:2]  # "Track 5: The Setting" and its first line
     rate = 1.5
-    renderer = Renderer()
-    clips = [Clip.load(renderer.render(s.text, None, rate)) for s in saids]
+    renderer = Renderer("espeak-ng")
+    clips = [Clip.load(renderer.render(text, rate)) for s in saids for text in sentences(s.text)]
     narrator = speaker(rate=rate)
     with Recorder() as rec:
         for said in saids:
@@ -190,21 +194,185 @@ def test_a_recorded_track_plays_instead_of_speech(tmp_path, speaker):
     assert np.fft.rfftfreq(len(heard), 1 / ROOM_RATE)[spectrum.argmax()] == pytest.approx(440, abs=5)
 
 
-def test_the_room_disappearing_mid_track_leaves_captions_only(tmp_path, monkeypatch, capsys,
-                                                              slow_burn):
+class Shown(list):
+    """Captions with the time each was shown."""
+
+    def __call__(self, said):
+        self.append((time.monotonic(), said.text))
+
+    def texts(self):
+        return [text for _, text in self]
+
+
+def bursts(loud: np.ndarray, gap: float = 0.15) -> list[tuple[float, float]]:
+    """(start, end) of each run of sound separated from the next by ``gap`` seconds of quiet."""
+    if not len(loud):
+        return []
+    breaks = np.flatnonzero(np.diff(loud) > gap)
+    starts = np.concatenate([[loud[0]], loud[breaks + 1]])
+    ends = np.concatenate([loud[breaks], [loud[-1]]]) + BLOCK / ROOM_RATE
+    return list(zip(starts, ends))
+
+
+SHORT = ["Roll the dice.", "Count the sixes.", "Tell me the total."]
+
+
+def test_each_caption_shows_as_its_sentence_is_heard_never_ahead(speaker):
+    shown = Shown()
+    narrator = speaker(show=shown)
+    with Recorder() as rec:
+        narrator.say(Said(" ".join(SHORT)))
+        assert narrator.wait(15)
+        time.sleep(0.4)
+    heard = bursts(rec.loud_times())
+    assert shown.texts() == SHORT and len(heard) == len(SHORT), heard
+    for (at, text), (start, _), previous in zip(shown, heard, [None] + heard[:-1]):
+        assert at <= start + 0.3, f"{text!r} captioned {at - start:.2f} s after it was heard"
+        if previous is not None:
+            assert at >= previous[1] - 0.15, f"{text!r} captioned before the last one ended"
+
+
+def test_stop_silences_the_reading_and_captions_the_rest_as_skipped(slow_burn, speaker):
+    shown = Shown()
+    narrator = speaker(show=shown)
+    track = render(slow_burn, ReadTrack("t01"))
+    with Recorder() as rec:
+        for said in track:
+            narrator.say(said)
+        time.sleep(2.5)
+        stopped_at = time.monotonic()
+        narrator.stop()
+        assert narrator.wait(1) and not narrator.is_speaking
+        time.sleep(1.0)
+    loud = rec.loud_times()
+    assert len(loud[loud < stopped_at]) > 20 and not len(loud[loud > stopped_at + 0.3])
+    skipped = [t for t in shown.texts() if t.startswith("(skipped) ")]
+    spoken = [t for t in shown.texts() if not t.startswith("(skipped) ")]
+    every = [text for said in track for text in sentences(said.text)]
+    assert spoken + [t.removeprefix("(skipped) ") for t in skipped] == every
+    assert len(spoken) >= 2 and len(skipped) > 10
+
+
+def test_repeat_plays_the_passage_again_from_its_first_sentence(speaker):
+    shown = Shown()
+    narrator = speaker(show=shown)
+    with Recorder() as rec:
+        narrator.say(Said(" ".join(SHORT)))
+        time.sleep(1.2)
+        narrator.repeat()
+        assert narrator.wait(15)
+        time.sleep(0.4)
+    texts = shown.texts()
+    again = texts.index(f"(again) {SHORT[0]}")
+    assert texts[again:] == [f"(again) {s}" for s in SHORT] and texts[0] == SHORT[0]
+    assert len(bursts(rec.loud_times())) >= len(SHORT) + 1
+
+
+def burst_peaks(samples: np.ndarray, gap_blocks: int = 8) -> list[float]:
+    """The peak of each run of loud 20 ms blocks (runs split by ``gap_blocks`` quiet ones)."""
+    blocks = samples[:len(samples) // BLOCK * BLOCK].reshape(-1, BLOCK)
+    loud = np.flatnonzero(np.sqrt(np.mean(blocks ** 2, axis=1)) > LOUD)
+    runs = np.split(loud, np.flatnonzero(np.diff(loud) > gap_blocks) + 1) if len(loud) else []
+    return [float(np.abs(blocks[run[0]:run[-1] + 1]).max()) for run in runs]
+
+
+def test_louder_applies_from_the_next_sentence_and_quieter_brings_it_back(speaker):
+    steps = []
+
+    def show(said):  # the worker calls this as each sentence starts
+        steps.append(said.text)
+        if len(steps) == 1:
+            narrator.louder()
+        elif len(steps) == 2:
+            narrator.quieter()
+
+    narrator = speaker(show=show)
+    with Recorder() as rec:
+        narrator.say(Said("Roll the dice. Roll the dice. Roll the dice."))
+        assert narrator.wait(15)
+        time.sleep(0.4)
+    peaks = burst_peaks(rec.samples())
+    assert len(peaks) == 3, peaks
+    assert peaks[1] / peaks[0] == pytest.approx(1.25, abs=0.08)
+    assert peaks[2] / peaks[0] == pytest.approx(1.0, abs=0.08)
+    assert narrator.settings.volume == 1.0
+
+
+def test_quiet_captions_without_speaking_and_still_plays_earcons(speaker):
+    shown = Shown()
+    narrator = speaker(show=shown, speak=False)
+    with Recorder() as rec:
+        narrator.say(Said(" ".join(SHORT)))
+        assert narrator.wait(2)
+        time.sleep(0.5)
+        quiet_until = time.monotonic()
+        narrator.earcon("listening")
+        time.sleep(0.6)
+    assert shown.texts() == SHORT
+    loud = rec.loud_times()
+    assert not len(loud[loud < quiet_until]) and len(loud[loud > quiet_until]) >= 5
+
+
+class _Journal(list):
+    def append_undo(self):
+        self.append("undo")
+
+
+def _pactl(env, *args):
+    return subprocess.run(["pactl", *args], env={**os.environ, **env}, capture_output=True,
+                          text=True, timeout=30).stdout
+
+
+def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path, monkeypatch,
+                                                                      slow_burn):
+    """Typed answers are taken while the sink is gone; speech comes back with it."""
+    from narrator.rules import registry
+    from narrator.session.console import TextEars
+    from narrator.session.loop import Session, run
+
     monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
     monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
+    read_end, write_end = os.pipe()
+    typed = os.fdopen(write_end, "w", buffering=1)
+    shown, journal = Shown(), _Journal()
     with audio_room() as env:
-        narrator = Speaker(Settings(output_device="pulse"))
-        for said in render(slow_burn, ReadTrack("t01")):
-            narrator.say(said)
-        time.sleep(1.0)
-        assert narrator.is_speaking
-        subprocess.run(["pulseaudio", "--kill"], env={**__import__("os").environ, **env},
-                       timeout=30)
-        assert narrator.wait(8), "the speaker gave up on the lost device"
-        assert narrator.captions_only and not narrator.is_speaking
-        narrator.say(Said("Track 2: Character Creation", "heading"))
-        assert narrator.wait(1)
+        narrator = Speaker(Settings(output_device="pulse", voice="espeak-ng"), show=shown)
+        session = Session(registry.get("slow-burn"), slow_burn, {})
+        ears = TextEars(io.TextIOWrapper(os.fdopen(read_end, "rb")), echo=False)
+        loop = threading.Thread(target=run, args=(session, ears, shown, journal, narrator))
+        loop.start()
+        time.sleep(1.5)
+        assert narrator.is_speaking and not narrator.captions_only
+        [module] = [line.split()[0] for line in _pactl(env, "list", "short", "modules").splitlines()
+                    if "module-null-sink" in line]
+        removed_at = time.monotonic()
+        _pactl(env, "unload-module", module)
+        deadline = time.monotonic() + 5
+        while not any(t.startswith("The sound output is gone") for t in shown.texts()):
+            assert time.monotonic() < deadline, "the loss was not noticed"
+            time.sleep(0.05)
+        lost_at = next(at for at, t in shown if t.startswith("The sound output is gone"))
+        assert lost_at - removed_at < 2.0
+        typed.write("first session\n")  # answered while there is no sound
+        deadline = time.monotonic() + 10
+        while "Track 2: Character Creation" not in shown.texts():
+            assert time.monotonic() < deadline, "the typed answer was not taken"
+            time.sleep(0.05)
+        assert len(journal) == 1
+        _pactl(env, "load-module", "module-null-sink", "sink_name=room", "rate=16000")
+        added_at = time.monotonic()
+        deadline = time.monotonic() + 5
+        while "The sound output is back." not in shown.texts():
+            assert time.monotonic() < deadline, "the sink's return was not noticed"
+            time.sleep(0.05)
+        back_at = next(at for at, t in shown if t == "The sound output is back.")
+        assert back_at - added_at < 2.0
+        with Recorder() as rec:
+            typed.write("status\n")  # a short answer, spoken
+            time.sleep(4)
+        assert len(rec.loud_times()) > 25, "speech resumed in the room"
+        typed.write("quit\n")
+        typed.close()  # and the input ends: the session is saved and the loop returns
+        loop.join(60)
+        assert not loop.is_alive()
         narrator.close()
-    assert capsys.readouterr().err.count("captions only") == 1

@@ -1,5 +1,6 @@
-"""Speech out without a sound card (issue 3): the render cache, the engine thread's timeout,
-rates, earcons, recorded tracks in `narrator render`, and the device-loss fallback."""
+"""Speech out without a sound card (issues 3 and 14): engines and the render cache, the engine
+thread's timeout, sentences, rates and volumes, earcons, recorded tracks in `narrator render`,
+`narrator voices`, and captions going on without a device."""
 
 import threading
 import time
@@ -15,7 +16,8 @@ from narrator.voice.earcons import EARCONS, earcon
 from narrator.voice.player import Clip
 from narrator.voice.render_tracks import render_script
 from narrator.voice.speaker import Speaker, make_speaker
-from narrator.voice.tts import Renderer, TtsError, _TtsThread, cache_key
+from narrator.voice.engines import best_engine, parse_voice, spec
+from narrator.voice.tts import Renderer, TtsError, _TtsThread, cache_key, sentences
 
 NO_DEVICE = Settings(output_device="no-such-device-anywhere")
 
@@ -28,17 +30,17 @@ def private_dirs(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def renderer(tmp_path_factory):
-    return Renderer(cache=tmp_path_factory.mktemp("speech"))
+    return Renderer("espeak-ng", cache=tmp_path_factory.mktemp("speech"))
 
 
 # ------------------------------------------------------------------ cache
 
 
 def test_cache_key_changes_with_text_voice_rate_and_engine_version():
-    base = ("Track 5: The Setting", "en", 175, "espeak-ng 1.51 22050")
+    base = ("Track 5: The Setting", "en", 1.0, "espeak-ng 1.51 22050")
     key = cache_key(*base)
     assert key == cache_key(*base)
-    for i, other in enumerate(["Track 6: X", "gmw/en-US", 176, "espeak-ng 1.52 22050"]):
+    for i, other in enumerate(["Track 6: X", "gmw/en-US", 1.25, "festival 2.5.0"]):
         changed = list(base)
         changed[i] = other
         assert cache_key(*changed) != key
@@ -54,14 +56,47 @@ def test_a_rendered_text_is_served_from_the_cache_the_second_time(renderer):
 
 def test_faster_rate_renders_shorter_speech(renderer):
     text = "Write a track of consecutive numbers from one through to ten."
-    lengths = [Clip.load(renderer.render(text, rate=r)).seconds for r in (0.5, 1.0, 3.0)]
+    lengths = [Clip.load(renderer.render(text, r)).seconds for r in (0.5, 1.0, 3.0)]
     assert lengths[0] > 1.5 * lengths[1]
     assert lengths[2] < lengths[1] / 2
 
 
-def test_an_unknown_voice_is_refused_by_name(renderer):
-    with pytest.raises(TtsError, match="no-such-voice"):
-        renderer.render("Hello", voice="no-such-voice")
+def test_an_unknown_voice_is_refused_by_name(tmp_path):
+    for voice in ("espeak-ng:no-such-voice", "festival:no-such-voice"):
+        with pytest.raises(TtsError, match="no-such-voice"):
+            Renderer(voice, cache=tmp_path).render("Hello")
+
+
+def test_voice_settings_name_an_engine_a_voice_or_both():
+    assert parse_voice(None) == (best_engine(), None)
+    assert parse_voice("festival") == ("festival", None)
+    assert parse_voice("festival:cmu_us_slt_arctic_hts") == ("festival", "cmu_us_slt_arctic_hts")
+    assert parse_voice("cmu_us_slt_arctic_hts") == ("festival", "cmu_us_slt_arctic_hts")
+    assert parse_voice("gmw/en-US") == ("espeak-ng", "gmw/en-US")
+
+
+def test_festival_is_preferred_to_espeak_and_renders_at_the_rate_asked(tmp_path):
+    assert best_engine() in ("piper", "festival")  # festvox-us-slt-hts is installed (.ci/run)
+    festival = Renderer("festival", cache=tmp_path)
+    text = "Write a track of consecutive numbers from one through to ten."
+    normal, fast = (Clip.load(festival.render(text, r)).seconds for r in (1.0, 1.6))
+    assert normal > 2.0 and fast < normal / 1.3
+
+
+@pytest.mark.skipif(spec("piper").missing() is not None,
+                    reason="no Piper voice installed (see models/README.md)")
+def test_piper_renders_with_an_installed_voice_at_the_rate_asked(tmp_path):
+    piper = Renderer("piper", cache=tmp_path)
+    text = "Write a track of consecutive numbers from one through to ten."
+    normal, fast = (Clip.load(piper.render(text, r)).seconds for r in (1.0, 1.6))
+    assert normal > 2.0 and fast < normal / 1.3
+    assert any(v.licence for v in piper.voices())
+
+
+def test_text_is_cut_into_sentences_after_their_final_stop():
+    assert sentences('Roll two dice. "Six!" she said. Is it 3? Yes... 4 more. e.g. x') == [
+        "Roll two dice.", '"Six!" she said.', "Is it 3?", "Yes...", "4 more. e.g. x"]
+    assert sentences("Track 5: The Setting") == ["Track 5: The Setting"]
 
 
 # ------------------------------------------------------------------ engine thread
@@ -70,7 +105,7 @@ def test_an_unknown_voice_is_refused_by_name(renderer):
 class _Hanging:
     """A speech engine whose rendering never returns, like runAndWait at its worst."""
 
-    engine_id, default_rate = "hanging 1", 175
+    name, engine_id = "hanging", "hanging 1"
 
     def __init__(self):
         self.release = threading.Event()
@@ -78,13 +113,13 @@ class _Hanging:
     def voices(self):
         return []
 
-    def synth(self, text, voice, wpm, path):
+    def synth(self, text, voice, rate, path):
         self.release.wait()
 
 
 def test_a_hanging_engine_times_out_and_reports_instead_of_freezing(tmp_path):
     backend = _Hanging()
-    renderer = Renderer(cache=tmp_path, timeout=0.3, engine=_TtsThread(lambda: backend))
+    renderer = Renderer(cache=tmp_path, timeout=0.3, thread=_TtsThread(lambda: backend))
     start = time.monotonic()
     with pytest.raises(TtsError, match="did not answer"):
         renderer.render("Track 1: Introduction")
@@ -99,19 +134,7 @@ def test_a_missing_engine_names_what_to_install(tmp_path):
         raise RuntimeError("This means you probably do not have eSpeak or eSpeak-ng installed!")
 
     with pytest.raises(TtsError, match="espeak-ng"):
-        Renderer(cache=tmp_path, engine=_TtsThread(broken))
-
-
-def test_a_stuck_engine_turns_the_speaker_into_captions_only(tmp_path, capsys):
-    backend = _Hanging()
-    renderer = Renderer(cache=tmp_path, timeout=0.3, engine=_TtsThread(lambda: backend))
-    speaker = Speaker(NO_DEVICE, renderer)
-    speaker.say(Said("Track 1: Introduction", "heading"))
-    assert speaker.wait(5)
-    assert speaker.captions_only
-    assert "captions only" in capsys.readouterr().err
-    speaker.close()
-    backend.release.set()
+        Renderer(cache=tmp_path, thread=_TtsThread(broken))
 
 
 # ------------------------------------------------------------------ device loss
@@ -123,20 +146,21 @@ def test_no_output_device_gives_no_speaker_and_says_what_to_check(capsys):
     assert "narrator devices" in err and "PulseAudio" in err
 
 
-def test_quiet_gives_no_speaker_and_no_message(capsys):
-    assert make_speaker(Settings(quiet=True)) is None
-    assert capsys.readouterr().err == ""
-
-
-def test_a_failing_device_turns_the_speaker_into_captions_only_once(renderer, capsys):
-    speaker = Speaker(NO_DEVICE, renderer)
+def test_without_a_device_every_sentence_is_captioned_in_order_and_the_loss_once(renderer):
+    shown = []
+    speaker = Speaker(NO_DEVICE, renderer, shown.append)
     speaker.say(Said("Track 5: The Setting", "heading"))
+    speaker.say(Said("As a blacklisted spy, you're on all the watchlists. Nobody helps."))
     assert speaker.wait(5)
     assert speaker.captions_only and not speaker.is_speaking
-    speaker.say(Said("As a blacklisted spy, you're on all the watchlists."))
+    speaker.say(Said("Proceed to Track 6."))
     speaker.earcon("accepted")
     assert speaker.wait(1)
-    assert capsys.readouterr().err.count("captions only") == 1
+    texts = [s.text for s in shown]
+    assert texts[1:] == ["Track 5: The Setting", "As a blacklisted spy, you're on all the "
+                         "watchlists.", "Nobody helps.", "Proceed to Track 6."]
+    assert texts[0].startswith("The sound output is gone")
+    assert sum(t.startswith("The sound output is gone") for t in texts) == 1
     speaker.close()
 
 
@@ -144,12 +168,21 @@ def test_a_failing_device_turns_the_speaker_into_captions_only_once(renderer, ca
 
 
 def test_faster_and_slower_stay_between_half_and_three_times_and_persist(renderer):
-    speaker = Speaker(Settings(rate=1.0), renderer)
+    speaker = Speaker(NO_DEVICE, renderer)
     rates = [speaker.faster() for _ in range(8)]
     assert rates[0] > 1.0 and rates[-1] == 3.0
     assert load_settings().rate == 3.0
     rates = [speaker.slower() for _ in range(12)]
     assert rates[-1] == 0.5 and load_settings().rate == 0.5
+    speaker.close()
+
+
+def test_louder_and_quieter_step_between_a_quarter_and_twice_and_persist(renderer):
+    speaker = Speaker(NO_DEVICE, renderer)
+    assert speaker.louder() == 1.25 and load_settings().volume == 1.25
+    assert [speaker.louder() for _ in range(5)][-1] == 2.0
+    assert [speaker.quieter() for _ in range(10)][-1] == 0.25
+    assert load_settings().volume == 0.25 and load_settings().rate == 1.0
     speaker.close()
 
 
@@ -205,7 +238,8 @@ def test_narrator_render_slow_burn_writes_its_19_tracks(tmp_path):
 
     from narrator.cli import app
 
-    result = CliRunner().invoke(app, ["render", "slow-burn", "--out", str(tmp_path / "out")])
+    result = CliRunner().invoke(app, ["render", "slow-burn", "--out", str(tmp_path / "out"),
+                                      "--voice", "espeak-ng"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         f"Track{n:02d}.wav" for n in range(1, 20)]
@@ -213,7 +247,8 @@ def test_narrator_render_slow_burn_writes_its_19_tracks(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [(["--rate", "9"], "rate must be between"),
-                                           (["--voice", "nope"], "no voice 'nope'")])
+                                           (["--voice", "nope"], "no voice 'nope'"),
+                                           (["--voice", "festival:nope"], "no voice 'nope'")])
 def test_narrator_render_refuses_a_bad_option_by_name(tmp_path, args, message):
     from typer.testing import CliRunner
 
@@ -223,11 +258,25 @@ def test_narrator_render_refuses_a_bad_option_by_name(tmp_path, args, message):
     assert result.exit_code == 1 and message in result.output
 
 
-def test_narrator_voices_lists_english_voices_by_id():
+def test_narrator_voices_lists_every_engine_and_english_voice_with_its_licence():
     from typer.testing import CliRunner
 
     from narrator.cli import app
 
     result = CliRunner().invoke(app, ["voices", "--language", "en"])
-    assert result.exit_code == 0 and "gmw/en-US" in result.output
-    assert "Afrikaans" not in result.output
+    assert result.exit_code == 0, result.output
+    assert "espeak-ng:gmw/en-US" in result.output and "Afrikaans" not in result.output
+    assert "festival:cmu_us_slt_arctic_hts" in result.output
+    assert "EST-2003 (festvox-us-slt-hts)" in result.output
+    assert "GPL-3.0-or-later (espeak-ng)" in result.output
+    assert result.output.startswith("piper (")  # listed even when not installed, with why
+    assert "chosen by default" in result.output
+
+
+def test_narrator_voices_try_refuses_an_unknown_voice_by_name():
+    from typer.testing import CliRunner
+
+    from narrator.cli import app
+
+    result = CliRunner().invoke(app, ["voices", "--try", "festival:nope"])
+    assert result.exit_code == 1 and "no voice 'nope'" in result.output

@@ -1,34 +1,241 @@
-"""Open the microphone and the speaker for a session, falling back with a clear message.
+"""Open the microphone and the speaker for a session, and keep the session going as they come
+and go.
 
-No microphone: the session reads typed input instead; with one, typing still works beside it
-(except in push-to-talk mode, where Enter opens the microphone). No sound output: captions
-only. Either way the session and its journal go on.
+No microphone at the start: typed input; with one, typing still works beside it (``LiveEars``;
+except in push-to-talk mode, where Enter opens the microphone). No sound output: captions
+only. A microphone lost mid-session is said and printed (typing goes on), and it is tried
+again every second until it returns (then said again). The speaker does the same for its output
+(``Speaker``). Devices are named by index, by PortAudio name, or by PulseAudio/PipeWire sink or
+source name (``pactl``), which is routed through PortAudio's ``pulse`` device.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import sys
+import time
+from dataclasses import replace
+from typing import Any, Callable
 
+from narrator.events import Said
+from narrator.rules.base import Expectation
 from narrator.session.console import LiveEars, TextEars
 from narrator.session.loop import Ears, Mouth
 from narrator.settings import Settings
+
+RETRY_SECONDS = 1.0
+SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking on it
+MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
+            "when it is back.")
+MIC_BACK = "The microphone is back."
+ECHO = ("I can hear myself in the microphone, loudly. Turn the speaker down or away from the "
+        "microphone, or use headphones, or I may mishear the table.")
+ECHO_FRAMES = 50  # 1.5 s of microphone frames while speaking, and as many while quiet
+ECHO_RATIO = 10.0  # 20 dB louder while the narrator speaks than while it is quiet
+ECHO_LEVEL = 300.0  # int16 RMS under which it is not loud, whatever the ratio
+
+
+# ---------------------------------------------------------------------- device names
+
+
+def pulse_devices(kind: str) -> list[str]:
+    """PulseAudio/PipeWire ``sinks`` or ``sources`` by name ([] without pactl or a server)."""
+    if shutil.which("pactl") is None:
+        return []
+    try:
+        out = subprocess.run(["pactl", "list", "short", kind], capture_output=True, text=True,
+                             timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line.split("\t")[1] for line in out.stdout.splitlines()
+            if out.returncode == 0 and line.count("\t") >= 1]
+
+
+def device_lines() -> list[str]:
+    """What ``narrator devices`` prints: PulseAudio/PipeWire sinks and sources, then PortAudio's
+    (ALSA) devices; RuntimeError when there are none at all."""
+    lines = [f"  output  {name}" for name in pulse_devices("sinks")]
+    lines += [f"  input   {name}" for name in pulse_devices("sources")]
+    if lines:
+        lines.insert(0, "PulseAudio / PipeWire (use the name with --output-device / "
+                        "--input-device):")
+    try:
+        import sounddevice as sd
+
+        found = sd.query_devices()
+        defaults = tuple(sd.default.device)
+    except OSError as exc:
+        if not lines:
+            raise RuntimeError(f"no sound devices: {exc} (install libportaudio2)") from None
+        return lines
+    if found:
+        lines.append("ALSA / PortAudio (use the number or the name):")
+    for i, d in enumerate(found):
+        default = " (default)" if i in defaults else ""
+        lines.append(f"{i:3} {d['name']:40} in {d['max_input_channels']:2}  "
+                     f"out {d['max_output_channels']:2}{default}")
+    if not lines:
+        raise RuntimeError("no sound devices found: check that a device is connected and "
+                           "PulseAudio or PipeWire runs")
+    return lines
+
+
+def route_pulse_names(settings: Settings) -> Settings:
+    """Settings whose PulseAudio sink/source names are reached through PortAudio's ``pulse``
+    device (the name goes to ``PULSE_SINK`` / ``PULSE_SOURCE``, read when a stream opens)."""
+    changes: dict[str, Any] = {}
+    for field, kind, variable in (("output_device", "sinks", "PULSE_SINK"),
+                                  ("input_device", "sources", "PULSE_SOURCE")):
+        name = getattr(settings, field)
+        if isinstance(name, str) and name != "pulse" and name in pulse_devices(kind):
+            os.environ[variable] = name
+            changes[field] = "pulse"
+    return replace(settings, **changes) if changes else settings
+
+
+# ---------------------------------------------------------------------- a microphone that goes
+
+
+class WatchedEars:
+    """Voice ears whose microphone may go away (``LiveEars`` keeps typing beside them): the
+    loss is announced, nothing is heard meanwhile, and the microphone is opened again every
+    second until it returns. ``announce`` says and prints a message."""
+
+    def __init__(self, ears: Any, reopen: Callable[[], Any], announce: Callable[[str], None],
+                 clock: Callable[[], float] = time.monotonic):
+        self.ears = ears
+        self.reopen = reopen
+        self.announce = announce
+        self.clock = clock
+        self.lost = False
+        self._retry_at = 0.0
+        self.echo = EchoCheck(lambda: announce(ECHO))
+        self._meter(ears.source)
+
+    def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
+               timeout: float | None = None) -> Any:
+        deadline = None if timeout is None else self.clock() + timeout
+        while True:
+            left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS,
+                                                               deadline - self.clock())
+            if left <= 0:
+                return None
+            if self.lost:
+                self._retry()
+            if self.lost:
+                time.sleep(min(left, 0.05))
+                continue
+            self.echo.speaking = mode == "reading"
+            heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
+            if heard is not None:
+                return heard
+            if not getattr(self.ears.source, "alive", True):
+                self._lose()
+
+    def __getattr__(self, name: str) -> Any:  # ready, notice, ended_at, ... of the ears
+        if name == "ears":
+            raise AttributeError(name)
+        return getattr(self.ears, name)
+
+    def _lose(self) -> None:
+        self.lost, self._retry_at = True, self.clock() + RETRY_SECONDS
+        close = getattr(self.ears.source, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # the device is already gone; nothing to release
+                pass
+        self.announce(MIC_LOST)
+
+    def _retry(self) -> None:
+        if self.clock() < self._retry_at:
+            return
+        self._retry_at = self.clock() + RETRY_SECONDS
+        try:
+            self.ears.source = self.reopen()
+        except RuntimeError:
+            return
+        self._meter(self.ears.source)
+        self.lost = False
+        self.announce(MIC_BACK)
+
+    def _meter(self, source: Any) -> None:
+        """Let the echo check see every frame the ears read."""
+        read = source.read
+
+        def metered(timeout: float | None = None) -> bytes | None:
+            frame = read(timeout=timeout)
+            if frame is not None:
+                self.echo.hear(frame)
+            return frame
+
+        source.read = metered
+
+    def close(self) -> None:
+        if not self.lost:
+            self.ears.close()
+
+
+class EchoCheck:
+    """Warns once when the microphone is far louder while the narrator speaks than while it is
+    quiet: it hears its own voice (a speaker next to the microphone, or a loopback)."""
+
+    def __init__(self, warn: Callable[[], None]) -> None:
+        self.warn = warn
+        self.speaking = False
+        self.levels: dict[bool, list[float]] = {True: [], False: []}
+        self.warned = False
+
+    def hear(self, frame: bytes) -> None:
+        if self.warned:
+            return
+        from narrator.voice.mic import rms
+
+        levels = self.levels[self.speaking]
+        levels.append(rms(frame))
+        del levels[:-ECHO_FRAMES]
+        loud, quiet = (self.levels[True], self.levels[False])
+        if len(loud) < ECHO_FRAMES or len(quiet) < ECHO_FRAMES:
+            return
+        speaking_level = sorted(loud)[len(loud) // 2]
+        quiet_level = max(sorted(quiet)[len(quiet) // 2], 1.0)
+        if speaking_level > ECHO_LEVEL and speaking_level > ECHO_RATIO * quiet_level:
+            self.warned = True
+            self.warn()
+
+
+# ---------------------------------------------------------------------- opening
 
 
 def open_devices(voice: bool, speak: bool, text_ears: TextEars,
                  settings: Settings) -> tuple[Ears, Mouth | None]:
     """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``."""
-    ears: Ears = text_ears
-    if voice:
-        from narrator.voice.listener import make_ears
-        try:
-            # push-to-talk's Enter key owns the keyboard
-            ears = LiveEars(make_ears(settings),
-                            text_ears if settings.listen_mode != "push" else None)
-        except Exception as exc:  # any failure to open a microphone must not end the game
-            print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
-                  f"what you would say and press Enter.", file=sys.stderr)
+    from narrator.voice.sound_log import route_library_noise
+
+    route_library_noise()
+    settings = route_pulse_names(settings)
     mouth: Mouth | None = None
     if speak:
         from narrator.voice.speaker import make_speaker
         mouth = make_speaker(settings)
+
+    def announce(text: str) -> None:
+        print(f"narrator: {text}", file=sys.stderr, flush=True)
+        if mouth is not None:
+            mouth.say(Said(text, "info"))
+
+    ears: Ears = text_ears
+    if voice:
+        from narrator.voice.listener import make_ears
+        from narrator.voice.mic import Mic
+        try:
+            watched = WatchedEars(make_ears(settings), lambda: Mic(settings.input_device),
+                                  announce)
+            # push-to-talk's Enter key owns the keyboard
+            ears = LiveEars(watched, text_ears if settings.listen_mode != "push" else None)
+        except Exception as exc:  # any failure to open a microphone must not end the game
+            print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
+                  f"what you would say and press Enter.", file=sys.stderr)
     return ears, mouth

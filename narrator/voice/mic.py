@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import sys
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable
@@ -105,6 +106,8 @@ class Mic:
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
         self.overflows = 0
         self.dropped = 0
+        self._opened_at = time.monotonic()
+        self._heard_at: float | None = None
         try:
             self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
                                              channels=1, dtype="int16", callback=self._callback)
@@ -115,6 +118,7 @@ class Mic:
                                f"--input text.") from exc
 
     def _callback(self, data, frames, when, status) -> None:
+        self._heard_at = time.monotonic()
         if status.input_overflow:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
@@ -123,6 +127,14 @@ class Mic:
             self._frames.put_nowait(bytes(data))
         except queue.Full:
             self.dropped += 1
+
+    @property
+    def alive(self) -> bool:
+        """The stream runs and delivered audio within the last second (within 3 s of opening:
+        PulseAudio takes a while); False once the device is gone: open a new Mic when it returns."""
+        since, limit = ((self._opened_at, 3.0) if self._heard_at is None
+                        else (self._heard_at, 1.0))
+        return self._stream.active and time.monotonic() - since < limit
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:

@@ -21,9 +21,12 @@ import numpy as np
 import sounddevice as sd
 import soundfile as sf
 
+SPEECH_RATE = 22050  # the stream's rate: every clip is played at it
 BLOCK_SECONDS = 0.02
 LATENCY_SECONDS = 0.08  # lower underruns on a busy machine; pause still silent in < 0.1 s
-STALL_SECONDS = 2.0
+STALL_SECONDS = 2.0  # no callback for this long: the device is gone (PulseAudio's null sink
+# pulls in bursts; a stream whose device went away usually stops at once: ``active``)
+OPEN_GRACE_SECONDS = 3.0  # a new PulseAudio stream may not call back for ~1.5 s
 
 
 class DeviceLost(RuntimeError):
@@ -47,6 +50,18 @@ class Clip:
     def seconds(self) -> float:
         return len(self.samples) / self.samplerate
 
+    def at(self, samplerate: int) -> Clip:
+        """This clip at another sample rate (the open stream's, so it need not be reopened)."""
+        if samplerate == self.samplerate:
+            return self
+        from math import gcd
+
+        from scipy.signal import resample_poly
+
+        g = gcd(samplerate, self.samplerate)
+        samples = resample_poly(self.samples, samplerate // g, self.samplerate // g, axis=0)
+        return Clip(samples.astype(np.float32), samplerate)
+
 
 class Player:
     """Plays clips on ``device`` (a sounddevice name or index; None is the default)."""
@@ -64,6 +79,9 @@ class Player:
         self._done = threading.Event()
         self._done.set()
         self._tick = 0.0
+        self._called = False  # the stream has called back since it opened
+        self._gain = volume
+        self.started = threading.Event()  # set when the current clip's first sample went out
         self.clip_started_at: float | None = None  # perf_counter of the clip's first sample
 
     # ------------------------------------------------------------------ stream
@@ -77,7 +95,7 @@ class Player:
         s = sd.OutputStream(device=self.device, samplerate=samplerate, channels=channels,
                             dtype="float32", blocksize=int(samplerate * BLOCK_SECONDS),
                             latency=LATENCY_SECONDS, callback=self._callback)
-        self._tick = time.monotonic()
+        self._tick, self._called = time.monotonic(), False
         s.start()
         self._stream = s
         return s
@@ -89,15 +107,16 @@ class Player:
             s.close(ignore_errors=True)
 
     def _callback(self, out: np.ndarray, frames: int, _time, _status) -> None:
-        self._tick = time.monotonic()
+        self._tick, self._called = time.monotonic(), True
         out.fill(0)
         with self._lock:
             clip = self._clip
             if clip is not None and not self._paused:
                 chunk = clip.samples[self._pos:self._pos + frames]
-                out[:len(chunk)] = chunk * self.volume
+                out[:len(chunk)] = chunk * self._gain
                 if self._pos == 0 and len(chunk):
                     self.clip_started_at = time.perf_counter()
+                    self.started.set()
                 self._pos += len(chunk)
                 if self._pos >= len(clip.samples):
                     self._clip = None
@@ -118,23 +137,26 @@ class Player:
         stream through PulseAudio's ALSA plugin stays silent for about 1.5 s, a running one
         starts a clip within a block.
         """
-        self._ensure_stream(22050, 1)
+        self._ensure_stream(SPEECH_RATE, 1)
         if not keep:
             self.release()
 
     def play(self, clip: Clip, paused: bool = False) -> None:
-        """Start ``clip`` from its first sample (held at it when ``paused``), replacing what plays."""
+        """Start ``clip`` from its first sample (held at it when ``paused``), replacing what plays,
+        at the volume set now (a change applies from the next clip)."""
         self._ensure_stream(clip.samplerate, clip.samples.shape[1])
         with self._lock:
             self._clip, self._pos, self._paused = clip, 0, paused
+            self._gain = self.volume
             self.clip_started_at = None
+            self.started.clear()
             self._done.clear()
 
     def cue(self, make) -> None:
         """Mix a short mono cue over the output; ``make(samplerate)`` builds its samples."""
         s = self._stream if self._stream is not None and self._stream.active else None
         if s is None:
-            s = self._ensure_stream(22050, 1)
+            s = self._ensure_stream(SPEECH_RATE, 1)
         samples = make(int(s.samplerate))
         with self._lock:
             self._cue, self._cue_pos = samples, 0
@@ -159,6 +181,20 @@ class Player:
         with self._lock:
             self._clip, self._paused = None, False
             self._done.set()
+            self.started.set()
+
+    @property
+    def latency(self) -> float:
+        """Seconds from a sample handed to the device to its being heard."""
+        s = self._stream
+        return float(s.latency) if s is not None else 0.0
+
+    @property
+    def alive(self) -> bool:
+        """The stream is open and calling back (False once the device is gone)."""
+        s = self._stream
+        limit = STALL_SECONDS if self._called else OPEN_GRACE_SECONDS
+        return s is not None and s.active and time.monotonic() - self._tick < limit
 
     @property
     def paused(self) -> bool:
@@ -181,8 +217,7 @@ class Player:
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._done.wait(0.1):
-            s = self._stream
-            if s is None or not s.active or time.monotonic() - self._tick > STALL_SECONDS:
+            if not self.alive:
                 self.stop()
                 self.release()
                 raise DeviceLost("the sound output stopped")

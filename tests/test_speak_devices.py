@@ -1,0 +1,95 @@
+"""Devices that come and go (issue 14), over a private PulseAudio room: the microphone (the
+room's monitor) removed mid-session and added back, and devices listed by PulseAudio name."""
+
+import os
+import subprocess
+import time
+
+import pytest
+
+from audio_room import audio_room, missing_tools
+from narrator.session.devices import (ECHO, MIC_BACK, MIC_LOST, WatchedEars, device_lines,
+                                      route_pulse_names)
+from narrator.settings import Settings
+
+pytestmark = [pytest.mark.audio,
+              pytest.mark.skipif(bool(missing_tools()),
+                                 reason=f"PulseAudio tools missing: {missing_tools()}")]
+
+
+def _pactl(env, *args):
+    return subprocess.run(["pactl", *args], env={**os.environ, **env}, capture_output=True,
+                          text=True, timeout=30).stdout
+
+
+def _null_sink(env):
+    return next(line.split()[0] for line in _pactl(env, "list", "short", "modules").splitlines()
+                if "module-null-sink" in line)
+
+
+def test_a_lost_microphone_is_said_and_picked_up_again_when_it_returns():
+    from narrator.voice.listener import make_ears
+    from narrator.voice.mic import Mic
+
+    said = []
+    with audio_room() as env:
+        settings = Settings(input_device="pulse", denoise=False, engine="pocketsphinx")
+        ears = WatchedEars(make_ears(settings), lambda: Mic("pulse"),
+                           lambda text: said.append((time.monotonic(), text)))
+        assert ears.listen(None, timeout=1.0) is None and not ears.lost  # silence: nothing
+        removed_at = time.monotonic()
+        _pactl(env, "unload-module", _null_sink(env))
+        assert ears.listen(None, timeout=3.0) is None
+        assert [text for _, text in said] == [MIC_LOST] and ears.lost
+        assert said[0][0] - removed_at < 2.0
+        _pactl(env, "load-module", "module-null-sink", "sink_name=room", "rate=16000")
+        added_at = time.monotonic()
+        assert ears.listen(None, timeout=3.0) is None
+        assert [text for _, text in said] == [MIC_LOST, MIC_BACK]
+        assert said[1][0] - added_at < 2.0 and not ears.lost
+        assert ears.ears.source.read(timeout=1.0) is not None  # listening again
+        ears.close()
+
+
+def test_devices_are_listed_and_chosen_by_their_pulseaudio_names(monkeypatch):
+    with audio_room() as env:
+        _pactl(env, "load-module", "module-null-sink", "sink_name=table_speaker")
+        lines = device_lines()
+        assert "  output  table_speaker" in lines and "  input   room.monitor" in lines
+        monkeypatch.delenv("PULSE_SINK", raising=False)
+        routed = route_pulse_names(Settings(output_device="table_speaker",
+                                            input_device="room.monitor"))
+        assert routed.output_device == "pulse" and routed.input_device == "pulse"
+        assert os.environ["PULSE_SINK"] == "table_speaker"
+        assert os.environ["PULSE_SOURCE"] == "room.monitor"
+        unknown = route_pulse_names(Settings(output_device="no-such-sink"))
+        assert unknown.output_device == "no-such-sink"
+
+
+@pytest.mark.parametrize("sink, warned", [("room", True), ("elsewhere", False)])
+def test_the_narrator_hearing_itself_is_warned_of_once(monkeypatch, tmp_path, sink, warned):
+    """The room's microphone is its sink's monitor: speech played into that sink is heard
+    loudly (a warning); speech played into another sink is not."""
+    from narrator.events import Said
+    from narrator.voice.listener import make_ears
+    from narrator.voice.mic import Mic
+    from narrator.voice.speaker import Speaker
+
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
+    monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
+    said = []
+    with audio_room() as env:
+        _pactl(env, "load-module", "module-null-sink", "sink_name=elsewhere")
+        narrator = Speaker(route_pulse_names(Settings(output_device=sink, voice="espeak-ng")))
+        ears = WatchedEars(make_ears(Settings(input_device="pulse", denoise=False,
+                                              engine="pocketsphinx")),
+                           lambda: Mic("pulse"), said.append)
+        ears.listen(None, timeout=3.5)  # the quiet room
+        narrator.say(Said("You're a spy; or at least you were until someone got you "
+                          "blacklisted. You have been dumped in a city with no money."))
+        deadline = time.monotonic() + 15
+        while narrator.is_speaking and time.monotonic() < deadline:
+            ears.listen(None, mode="reading", timeout=0.3)
+        narrator.close()
+        ears.close()
+    assert said == ([ECHO] if warned else [])
