@@ -127,7 +127,8 @@ def _game(target: str) -> tuple[RulesInfo, Script, str]:
     try:
         info = registry.find(target)
         if info is not None:
-            return info, load_script(find_script(info.rules.script)), info.rules.name
+            script = load_script(find_script(info.rules.script))
+            return registry.bound(info, script), script, info.rules.name
         path = find_game(target)
         if path is None:
             fail(f"no game or script called {target!r}; known games: "

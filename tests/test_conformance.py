@@ -30,8 +30,9 @@ def rules_and_script(game):
     if game == ENGINE_GAME:
         info, script = registry.for_script(load_script(Path(game)))
         return info.rules, script
-    rules = registry.get(game).rules
-    return rules, load_script(find_script(rules.script))
+    info = registry.get(game)
+    script = load_script(find_script(info.rules.script))
+    return registry.bound(info, script).rules, script
 
 
 def random_input(accept, rng):

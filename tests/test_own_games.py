@@ -97,6 +97,36 @@ def test_a_script_may_name_a_built_in_rules_module(tmp_path):
     assert "Our own table welcome." in result.output
 
 
+OWN_DECK = """cards:
+  - name: Meadow
+    kind: wander
+    copies: 10
+    steps:
+      - either: Grass sways in a wind nobody else feels.
+      - either: You rest. END CARD
+  - name: Hermit
+    kind: encounter
+    steps:
+      - either: A hermit asks your name. END CARD
+  - name: Chill
+    kind: condition
+    steps:
+      - either: You shiver. END CARD
+"""
+
+
+def test_a_copied_half_chance_script_plays_its_own_deck(tmp_path):
+    folder = Path(shutil.copytree(find_script("half_chance"), tmp_path / "my_half_chance"))
+    (folder / "cards.yaml").write_text(OWN_DECK, encoding="utf-8")
+    checked = runner.invoke(app, ["check", str(folder)])
+    assert checked.exit_code == 0 and "No problems found." in checked.output, checked.output
+    result = play(folder, "2\nvirtual\n17\nI play the Meadow Wander\nquit\n", tmp_path / "saves")
+    assert result.exit_code == 0, result.output
+    assert "Player 1 plays the Meadow Wander." in result.output
+    assert "Grass sways in a wind nobody else feels." in result.output
+    assert "Ruins" not in result.output  # nothing of the built-in deck
+
+
 def test_an_unknown_game_or_path_says_where_own_games_go(tmp_path, monkeypatch):
     monkeypatch.setenv("NARRATOR_GAMES", str(tmp_path / "mine"))
     result = play(tmp_path / "nothing.yaml", "", tmp_path)

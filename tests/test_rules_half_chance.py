@@ -17,15 +17,17 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from narrator.events import Continue, Dice, Number, Text, Word
 from narrator.rules.base import AcceptDice, AcceptNumber, AcceptWords
-from narrator.rules.half_chance import INFO, HalfChance, lint_cards
+from narrator.rules import registry
+from narrator.rules.half_chance import HalfChance, lint_cards
 from narrator.rules.half_chance.cards import DeckError, load_deck, read_deck
 from narrator.rules.half_chance.state import Ask, State
+from narrator.script.loader import load_script
 from narrator.script.model import Prompt, Script, Where
 from narrator.script.render import render
 from narrator.understand import understand
 
 FOLDER = Path(__file__).resolve().parents[1] / "scripts" / "half_chance"
-RULES = INFO.rules
+RULES = registry.for_script(load_script(FOLDER))[0].rules
 DECK = RULES.deck
 MAIN_CARDS = Counter(DECK.pile("wander", "encounter"))
 ALL_CONDITIONS = Counter(DECK.pile("condition"))
@@ -74,9 +76,16 @@ HEADS, TAILS = Word("heads"), Word("tails")
 
 
 def write(tmp_path, body: str) -> Path:
+    """``body`` as the cards.yaml of a script folder (with a game.yaml naming it)."""
+    (tmp_path / "game.yaml").write_text("game: x\ntitle: X\n")
     path = tmp_path / "cards.yaml"
     path.write_text(body)
     return path
+
+
+def lint(path: Path) -> list[str]:
+    """The card problems of the script in ``path`` (a folder, or a file of it)."""
+    return lint_cards(load_script(path if path.is_dir() else path.parent))
 
 
 BASE = """cards:
@@ -97,7 +106,7 @@ BASE = """cards:
 
 
 def test_card_check_passes_the_starter_deck():
-    assert lint_cards(FOLDER) == []
+    assert lint(FOLDER) == []
     assert {c.kind for c in DECK.cards} == {"wander", "encounter", "condition"}
 
 
@@ -108,7 +117,7 @@ def test_card_check_finds_a_card_with_no_end_card(tmp_path):
       - either: Float.
       - either: Float more.
 """)
-    problems = lint_cards(path)
+    problems = lint(path)
     assert any(p.startswith(f"{path}:15:") and "Drift has no END CARD" in p for p in problems)
 
 
@@ -120,7 +129,7 @@ def test_card_check_finds_an_instruction_no_flip_can_reach(tmp_path):
       - either: Jump. END CARD
       - plus: Never read.
 """)
-    assert [p for p in lint_cards(path) if "reach" in p] == [
+    assert [p for p in lint(path) if "reach" in p] == [
         f"{path}:20: card Cliff: no flip can reach this instruction"]
 
 
@@ -132,7 +141,7 @@ def test_card_check_finds_a_flip_that_falls_off_the_card(tmp_path):
       - plus: Safe. END CARD
 """)
     assert any(p.startswith(f"{path}:18:") and "a minus flip finds nothing below" in p
-               for p in lint_cards(path))
+               for p in lint(path))
 
 
 @pytest.mark.parametrize("step, line, fragment", [
@@ -146,12 +155,12 @@ def test_card_check_names_a_malformed_instruction_with_its_line(tmp_path, step, 
     steps:
       {step}
 """)
-    assert any(p.startswith(f"{path}:{line}:") and fragment in p for p in lint_cards(path))
+    assert any(p.startswith(f"{path}:{line}:") and fragment in p for p in lint(path))
 
 
 def test_card_check_refuses_a_name_the_listener_cannot_hear(tmp_path):
     path = write(tmp_path, BASE.replace("name: Walk", "name: The Walk"))
-    assert any("drops or changes the word 'the'" in p for p in lint_cards(path))
+    assert any("drops or changes the word 'the'" in p for p in lint(path))
 
 
 def test_a_table_adds_its_own_cards_in_another_file_of_the_folder(tmp_path):
@@ -159,23 +168,23 @@ def test_a_table_adds_its_own_cards_in_another_file_of_the_folder(tmp_path):
     write(tmp_path, BASE)
     (tmp_path / "ours.yaml").write_text(BASE.replace("Walk", "Stroll").replace("Meet", "Greet")
                                         .replace("Ache", "Itch"))
-    deck, problems = read_deck(tmp_path)
+    deck, problems = read_deck(load_script(tmp_path))
     assert problems == []
     assert set(deck.names("wander")) == {"Walk", "Stroll"}
 
 
 def test_card_check_is_silent_on_a_folder_without_cards_but_the_game_needs_some(tmp_path):
     (tmp_path / "game.yaml").write_text("game: x\ntitle: X\n")
-    assert lint_cards(tmp_path) == []
+    assert lint(tmp_path) == []
     with pytest.raises(DeckError, match="no cards"):
-        load_deck(tmp_path)
+        load_deck(load_script(tmp_path))
 
 
 # --------------------------------------------------------------------------- setting up
 
 
 def test_virtual_deck_is_refused_when_too_small_to_deal_five_each(tmp_path):
-    rules = HalfChance(deck=load_deck(write(tmp_path, BASE)))
+    rules = HalfChance(load_script(write(tmp_path, BASE).parent))
     state = play(rules.start({}).state, Number(2))[0]
     step = rules.apply(state, Word("virtual"))
     assert step.state == state and "too few to deal five to 2 players" in text(step.rejected)

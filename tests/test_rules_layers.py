@@ -17,8 +17,6 @@ FILES = ("pathlib", "io", "os", "shutil", "narrator.script.loader")
 
 #: module (relative to narrator/rules) -> why it may still offend, until that work lands
 OWED = {
-    "half_chance/cards.py": "the deck is read from the script folder's files",
-    "half_chance/rules.py": "the deck is read through the script loader",
     "playable.py": "narrator check's cross-check reads scripts and rules source (issue 12)",
 }
 

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Protocol
 
 from narrator.events import GameInput, Line, Say
 from narrator.rules.options import OptionSet
+from narrator.script.model import Script
 from narrator.understand.expect import (  # noqa: F401  (the rules' vocabulary of what is legal)
     Accept,
     AcceptContinue,
@@ -55,6 +56,10 @@ class Rules(Protocol):
     script: str
     #: typed options a table may set (``--option key=value``); as a mapping, name -> default
     options: OptionSet
+
+    def for_script(self, script: Script) -> Rules:
+        """These rules bound to the game data of the script they play (e.g. a card deck); the
+        registry calls it, so the rules read no files."""
 
     def start(self, options: Mapping[str, Any]) -> Step:
         """The initial state and what to say first."""

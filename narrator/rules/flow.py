@@ -27,6 +27,7 @@ from narrator.rules.base import (
     Accept, AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptText, AcceptWords,
     Expectation, Step,
 )
+from narrator.script.model import Script
 
 #: a queued step: its name, then the arguments its functions get after the state
 Todo = tuple
@@ -137,6 +138,10 @@ class FlowRules:
     ``status``."""
 
     flow: Flow
+
+    def for_script(self, script: Script) -> FlowRules:
+        """These rules playing ``script``: most games need nothing from it beyond its prompts."""
+        return self
 
     def expects(self, state: Any) -> Expectation:
         return self.flow.expects(state)

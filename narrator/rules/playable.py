@@ -83,7 +83,7 @@ def _rules_where(script: Script) -> Where:
 def _card_problems(script: Script) -> list[Diagnostic]:
     from narrator.rules.half_chance.cards import lint_cards
     found = []
-    for problem in lint_cards(script.folder):
+    for problem in lint_cards(script):
         place = _PLACE.match(problem)
         where = Where(place["file"], int(place["line"])) if place else Where(str(script.folder), 0)
         found.append(Diagnostic(Code.BAD_CARDS, place["message"] if place else problem, where))

@@ -4,6 +4,7 @@ a loaded script is played by."""
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 
 from narrator.rules.base import RulesInfo
 from narrator.script.model import Script
@@ -44,9 +45,14 @@ def get(name: str) -> RulesInfo:
 
 def for_script(script: Script) -> tuple[RulesInfo, Script]:
     """The rules that play ``script`` and the script they play: the built-in module its
-    ``rules:`` names, else the track engine walking its tracks (with the engine's default
-    prompts added). KeyError when ``rules:`` names no game."""
+    ``rules:`` names, bound to the script's game data, else the track engine walking its tracks
+    (with the engine's default prompts added). KeyError when ``rules:`` names no game."""
     if script.rules is None:
         from narrator.rules.tracks import track_game
         return track_game(script)
-    return get(script.rules), script
+    return bound(get(script.rules), script), script
+
+
+def bound(info: RulesInfo, script: Script) -> RulesInfo:
+    """The game ``info`` with its rules bound to ``script``'s game data (a Half-Chance deck)."""
+    return replace(info, rules=info.rules.for_script(script))

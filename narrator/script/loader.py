@@ -199,7 +199,7 @@ def parse_file(path: Path, budget: Budget | None = None) -> tuple[Any, list[Diag
 #: problems that leave a file unread (so fields it would give are not reported missing)
 _UNPARSED = {Code.YAML_SYNTAX, Code.YAML_TAG, Code.TOO_LARGE, Code.YAML_ALIAS, Code.TOO_DEEP}
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
-#: top-level fields; ``cards`` is game data (the Half-Chance deck) that its rules read and check
+#: top-level fields; ``cards`` is game data (the Half-Chance deck) handed to its rules as it is
 TOP_FIELDS = {"game": str, "title": str, "rules": str, "start": str, "tracks": list,
               "prompts": dict, "cards": list}
 TRACK_FIELDS = {"id": str, "number": int, "title": str, "lines": list, "next": list,
@@ -336,7 +336,7 @@ def load_script(path: Path) -> Script:
                                                       f"together, over {MAX_FOLDER_BYTES // 1024} KiB",
                                       Where(str(folder), 0))])
     build = _Builder(folder)
-    singles, raw_tracks, prompts = _merge(build, folder, files)
+    singles, raw_tracks, prompts, cards = _merge(build, folder, files)
     parsed = not any(p.code in _UNPARSED for p in build.problems)
     for name in ("game", "title"):
         if parsed and name not in singles:
@@ -354,13 +354,16 @@ def load_script(path: Path) -> Script:
     return Script(game=str(singles["game"][0]), title=str(singles["title"][0]), folder=folder,
                   rules=str(singles["rules"][0]) if "rules" in singles else None,
                   start=str(singles["start"][0]) if "start" in singles else None,
-                  tracks=tuple(sorted(tracks, key=lambda t: t.number)), prompts=prompts)
+                  tracks=tuple(sorted(tracks, key=lambda t: t.number)), prompts=prompts,
+                  cards=tuple(cards))
 
 
 def _merge(build: _Builder, folder: Path, files: list[Path]):
-    """The files' top-level fields: (game/title/start, raw tracks in file order, prompts)."""
+    """The files' top-level fields: (game/title/start, raw tracks in file order, prompts,
+    card entries in file order)."""
     singles: dict[str, tuple[Any, Where]] = {}
     raw_tracks: list[tuple[Any, Where]] = []
+    cards: list[Any] = []
     prompts: dict[str, Prompt] = {}
     budget = Budget()
     for path in files:
@@ -379,12 +382,12 @@ def _merge(build: _Builder, folder: Path, files: list[Path]):
             elif key == "prompts":
                 build.prompts(value, prompts)
             elif key == "cards":
-                continue
+                cards.extend(value)
             elif key in singles:
                 build.problem(Code.DUPLICATE_KEY, f"{key} is also given at {singles[key][1]}", where)
             else:
                 singles[key] = (value, where)
-    return singles, raw_tracks, prompts
+    return singles, raw_tracks, prompts, cards
 
 
 def script_folders(root: Path) -> list[Path]:

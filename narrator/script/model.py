@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,9 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Script:
-    """A loaded game script; ``rules`` names a built-in rules module (None: the track engine)."""
+    """A loaded game script; ``rules`` names a built-in rules module (None: the track engine).
+    ``cards`` is every file's ``cards:`` entries in file order, as YAML data stamped with their
+    places (the Half-Chance deck: its rules parse and check it)."""
 
     game: str
     title: str
@@ -74,6 +76,7 @@ class Script:
     tracks: tuple[Track, ...] = ()
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
     rules: str | None = None
+    cards: tuple[Any, ...] = ()
 
     def track(self, track_id: str) -> Track:
         """The track with this id (KeyError if none)."""

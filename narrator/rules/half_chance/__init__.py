@@ -1,6 +1,6 @@
 """Half-Chance: a GM-less card game whose cards are followed down by coin flips.
 
-``INFO`` registers it; ``lint_cards(path)`` checks a deck (for ``narrator check``).
+``INFO`` registers it; ``lint_cards(script)`` checks a script's deck (for ``narrator check``).
 """
 
 from narrator.rules.base import RulesInfo

@@ -1,22 +1,21 @@
-"""Half-Chance cards: the deck format (YAML ``cards:`` lists), its loader and its checks.
+"""Half-Chance cards: the deck format (YAML ``cards:`` lists), its parser and its checks.
 
 A card is an ordered list of instructions, each marked ``plus`` (heads), ``minus`` (tails) or
 ``either``. The top instruction is always followed; after each one the player flips a coin and
 moves down to the next instruction that matches. An instruction whose text ends in ``END CARD``
 ends the card; ``then:`` adds an effect (see ``EFFECTS``). Every ``*.yaml`` file of the script
 folder that has a ``cards:`` list adds its cards to the deck, so a table adds its own cards by
-dropping a file beside the starter deck.
+dropping a file beside the starter deck. The script loader reads those lists into
+``Script.cards``; this module only parses that data (no files).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from narrator.script.loader import parse_file, yaml_files
-from narrator.script.model import Where
+from narrator.script.model import Script, Where
 from narrator.understand import is_command, lost_words
 
 KINDS = ("wander", "encounter", "condition")
@@ -91,36 +90,25 @@ class DeckError(Exception):
 # --------------------------------------------------------------------------- reading
 
 
-def card_files(path: Path) -> list[Path]:
-    """The files a deck is read from: ``path`` itself, or every *.yaml of a folder."""
-    return yaml_files(path) if path.is_dir() else [path]
-
-
-def read_deck(path: Path) -> tuple[Deck, list[str]]:
-    """The cards found under ``path`` (a file or a script folder) and every problem found."""
-    cards: list[Card] = []
+def read_deck(script: Script) -> tuple[Deck, list[str]]:
+    """The cards of ``script`` (its files' ``cards:`` lists) and every problem found."""
     problems: list[str] = []
-    for file in card_files(Path(path)):
-        data, diagnostics = parse_file(file)
-        problems.extend(map(str, diagnostics))
-        if isinstance(data, dict) and "cards" in data:
-            cards.extend(_cards(data["cards"], Where(str(file), 1), problems))
-    deck = Deck(tuple(cards))
+    deck = Deck(tuple(_cards(list(script.cards), Where(str(script.folder), 0), problems)))
     problems.extend(_deck_problems(deck))
     return deck, problems
 
 
-def lint_cards(path: Path) -> list[str]:
-    """Every problem of the cards under ``path`` as ``file:line: message`` (empty when sound,
-    and for a folder that holds no cards, so it can run on every script folder)."""
-    return read_deck(path)[1]
+def lint_cards(script: Script) -> list[str]:
+    """Every problem of ``script``'s cards as ``file:line: message`` (empty when sound, and for
+    a script that holds no cards, so it can run on every script)."""
+    return read_deck(script)[1]
 
 
-def load_deck(path: Path) -> Deck:
-    """The deck under ``path``; ``DeckError`` lists its problems when it has any."""
-    deck, problems = read_deck(path)
+def load_deck(script: Script) -> Deck:
+    """The deck of ``script``; ``DeckError`` lists its problems when it has any."""
+    deck, problems = read_deck(script)
     if not deck.cards:
-        problems.append(f"{path}: no cards: no file has a cards: list")
+        problems.append(f"{script.folder}: no cards: no file has a cards: list")
     if problems:
         raise DeckError("\n".join(problems))
     return deck

@@ -12,11 +12,11 @@ from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, Step,
 )
 from narrator.rules.flow import ask, Flow, FlowRules, Out, push, Refused, Steps
-from narrator.rules.half_chance.cards import Deck, load_deck
+from narrator.rules.half_chance.cards import Deck, DeckError, load_deck
 from narrator.rules.half_chance.table import NEEDED, Table, playable
 from narrator.rules.half_chance.state import CUT_MAX, HAND, MAX_PLAYERS, Ask, State, distinct
 from narrator.rules.options import OptionSet
-from narrator.script.loader import find_script
+from narrator.script.model import Script
 
 COIN = {"heads": "plus", "tails": "minus", 1: "plus", 2: "minus"}
 FLIP_ACCEPTS = (AcceptWords(("heads", "tails")), AcceptDice(2))
@@ -42,13 +42,20 @@ class HalfChance(FlowRules):
     script = "half_chance"
     options = OptionSet()
 
-    def __init__(self, deck: Deck | None = None) -> None:
-        self._deck = deck
+    def __init__(self, script: Script | None = None) -> None:
+        self._script = script
+
+    def for_script(self, script: Script) -> HalfChance:
+        """These rules playing ``script``'s deck (the registry binds them so)."""
+        return HalfChance(script)
 
     @cached_property
     def deck(self) -> Deck:
-        """The cards: given (tests), or every ``cards:`` list of the game's script folder."""
-        return self._deck or load_deck(find_script(self.script))
+        """The cards of the script these rules were bound to (``DeckError`` if they are bad)."""
+        if self._script is None:
+            raise DeckError("Half-Chance has no deck until it is bound to its script "
+                            "(registry.for_script)")
+        return load_deck(self._script)
 
     # ------------------------------------------------------------------ the interface
 
