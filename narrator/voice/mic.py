@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import sys
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -148,8 +149,20 @@ class Mic:
             pass
 
     def close(self) -> None:
-        self._stream.stop()
-        self._stream.close()
+        """Release the stream. Stopping one whose device has gone can block inside PortAudio
+        for good, so the stream is aborted (no draining) on a helper thread, and the caller
+        waits for it at most a second."""
+        closer = threading.Thread(target=self._release, name="microphone-close", daemon=True)
+        closer.start()
+        closer.join(timeout=1.0)
+
+    def _release(self) -> None:
+        import sounddevice as sd
+        try:
+            self._stream.abort()
+            self._stream.close()
+        except sd.PortAudioError:  # the device is already gone: nothing left to release
+            pass
 
 
 def check_input(device: str | int | None = None) -> None:
