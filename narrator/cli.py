@@ -385,7 +385,8 @@ def render_tracks(game: str = typer.Argument(..., help="A game or a script path.
     from narrator.voice.tts import TtsError
     try:
         settings = with_options(load_settings(), voice=voice, rate=rate)
-        paths = render_with_progress(_game(game)[1], out, settings.voice, settings.rate)
+        paths = render_with_progress(_game(game)[1], out, settings.voice, settings.rate,
+                                     plain=plain_output())
     except (ValueError, TtsError) as exc:
         fail(str(exc))
         raise

@@ -58,12 +58,13 @@ def render_script(script: Script, out: Path, renderer: Renderer, rate: float = 1
 
 
 def render_with_progress(script: Script, out: Path, voice: str | None = None,
-                         rate: float = 1.0) -> list[Path]:
-    """``render_script`` with a rich progress bar (the CLI's ``narrator render``)."""
+                         rate: float = 1.0, plain: bool = False) -> list[Path]:
+    """``render_script`` with a rich progress bar (the CLI's ``narrator render``); ``plain``:
+    no bar (a screen reader, a pipe, NO_COLOR or --plain)."""
     from rich.progress import Progress
 
     renderer = Renderer(voice)
-    with Progress() as progress:
+    with Progress(disable=plain) as progress:
         task = progress.add_task(f"Rendering {script.title}", total=len(script.tracks))
         return render_script(script, out, renderer, rate,
                              done=lambda t: progress.advance(task))
