@@ -50,3 +50,17 @@ def test_scipy_is_not_imported_by_the_app_or_its_noise_filter():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_a_recording_is_resampled_for_the_speaker_without_scipy():
+    """scipy is no dependency: a recorded track at 44.1 kHz is brought to the stream's rate all
+    the same (scipy is made unimportable here, as on a machine that lacks it)."""
+    code = ("import sys, numpy as np; sys.modules['scipy'] = None; "
+            "from narrator.voice.player import Clip; "
+            "tone = np.sin(np.arange(44100) * 2 * np.pi * 440 / 44100)[:, None]; "
+            "clip = Clip(tone.astype(np.float32), 44100).at(22050); "
+            "spectrum = np.abs(np.fft.rfft(clip.samples[:, 0])); "
+            "print(clip.samplerate, len(clip.samples), round(np.fft.rfftfreq(len(clip.samples), 1 / 22050)[spectrum.argmax()]))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.split() == ["22050", "22050", "440"], result.stderr

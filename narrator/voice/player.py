@@ -54,12 +54,9 @@ class Clip:
         """This clip at another sample rate (the open stream's, so it need not be reopened)."""
         if samplerate == self.samplerate:
             return self
-        from math import gcd
+        import soxr
 
-        from scipy.signal import resample_poly
-
-        g = gcd(samplerate, self.samplerate)
-        samples = resample_poly(self.samples, samplerate // g, self.samplerate // g, axis=0)
+        samples = soxr.resample(self.samples, self.samplerate, samplerate)
         return Clip(samples.astype(np.float32), samplerate)
 
 
