@@ -323,8 +323,9 @@ def _pactl(env, *args):
                           text=True, timeout=30).stdout
 
 
-@pytest.mark.xfail(strict=False, reason="known race (issue 14): when the sink returns mid-clip the "
-                   "player sometimes never finishes that clip, so the loop is still reading at quit")
+@pytest.mark.skip(reason="known race (issue 14, open): when the sink returns mid-clip the player "
+                  "sometimes never finishes that clip; the loop thread it leaves running breaks "
+                  "the PortAudio tests after it")
 def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path, monkeypatch,
                                                                       slow_burn):
     """Typed answers are taken while the sink is gone; speech comes back with it."""
