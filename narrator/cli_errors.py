@@ -19,7 +19,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import click
 import platformdirs
 import typer
 from typer.core import TyperGroup
@@ -31,9 +30,9 @@ UNEXPECTED, INTERRUPTED = 70, 130
 
 _open_session: list[str] = []
 
-#: what click itself reports (usage errors, exits): typer may use click or a copy of its own
-_COMMAND_LINE_ERRORS = (typer.Exit, typer.Abort, click.exceptions.Exit, click.ClickException,
-                        click.Abort,
+#: what the command line reports itself (usage errors, exits); typer may use click or a copy
+#: of its own, so its ClickException is found through typer's own BadParameter
+_COMMAND_LINE_ERRORS = (typer.Exit, typer.Abort,
                         next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"))
 
 
@@ -58,7 +57,7 @@ def report_folder() -> Path:
 class BoundaryGroup(TyperGroup):
     """Typer's command group, with every command run inside the error boundary."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except _COMMAND_LINE_ERRORS:
