@@ -67,6 +67,9 @@ Speech = typer.Option(None, "--speak/--quiet",
                       help="Speak aloud, or captions only (default: speak with voice input).")
 Seed = typer.Option(None, "--seed", help="Seed for the app's own dice (for repeatable tests).")
 Model = typer.Option(None, "--model", help="A model folder for the engine (see narrator models).")
+Events = typer.Option(None, "--events", metavar="FILE",
+                      help="Write what is said, asked, heard and done to FILE, one JSON object "
+                           "per line (see docs/session-loop.md).")
 Denoise = typer.Option(None, "--denoise/--no-denoise",
                        help="Take a noisy room's noise out of the microphone (RNNoise, for "
                             "pocketsphinx and vosk; default on).")
@@ -162,7 +165,8 @@ def _settings(**options: Any):
 
 
 def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[bool],
-          devices: dict[str, Any], first: list | None = None) -> None:
+          devices: dict[str, Any], first: list | None = None,
+          events: Optional[Path] = None) -> None:
     from narrator.session.console import Captions, TextEars
     from narrator.session.loop import run
     if input_mode not in ("voice", "text"):
@@ -176,9 +180,18 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
         if mouth is None and input_mode == "voice":  # --quiet keeps the earcons
             from narrator.voice.earcons import make_cues
             cues = make_cues(settings)
+    log, ended = None, None
+    if events is not None:
+        from narrator.session import event_log
+        log = event_log.EventLog(events, warn=lambda m: typer.secho(m, err=True))
+        captions, ears, journal = (log.captions(captions), event_log.LoggedEars(ears, log),
+                                   event_log.LoggedJournal(journal, log))
+        mouth, cues = (None if d is None else event_log.LoggedCues(d, log) for d in (mouth, cues))
     try:
         ended = run(session, ears, captions, journal, mouth, first, cues)
     finally:
+        if log is not None:
+            log.close(ended)
         journal.close()
         for device in (mouth, cues):
             if device is not None:
@@ -196,7 +209,7 @@ def play(game: str = typer.Argument(..., help="A game (see narrator games), or t
          option: list[str] = typer.Option([], "--option", "-o", help="A rule option key=value."),
          input_mode: str = InputMode, confirm: Optional[bool] = Confirm, speech: Optional[bool] = Speech,
          seed: Optional[int] = Seed, save: Optional[Path] = SaveDir,
-         devices: Optional[dict] = None) -> None:
+         events: Optional[Path] = Events, devices: Optional[dict] = None) -> None:
     """Start a new session of GAME (a built-in or your own game, or a script path)."""
     from narrator.dice import Roller
     from narrator.session.journal import Journal
@@ -208,7 +221,7 @@ def play(game: str = typer.Argument(..., help="A game (see narrator games), or t
                       roller=Roller(seed))
     journal = Journal.create(new_session_path(save_dir(save), info.rules.name), name, options)
     session_started(journal.name)
-    _play(session, journal, input_mode, speech, devices)
+    _play(session, journal, input_mode, speech, devices, events=events)
 
 
 @app.command()
@@ -217,7 +230,8 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
                                                         help="A saved session (default: the last)."),
            input_mode: str = InputMode, confirm: Optional[bool] = Confirm,
            speech: Optional[bool] = Speech, seed: Optional[int] = Seed,
-           save: Optional[Path] = SaveDir, devices: Optional[dict] = None) -> None:
+           save: Optional[Path] = SaveDir, events: Optional[Path] = Events,
+           devices: Optional[dict] = None) -> None:
     """Go on with a saved session where it stopped."""
     from narrator.dice import Roller
     from narrator.rules.options import OptionError
@@ -245,7 +259,7 @@ def resume(session_name: Optional[str] = typer.Argument(None, metavar="SESSION",
     except BaseException:
         journal.close()
         raise
-    _play(session, journal, input_mode, speech, devices, session.resumed())
+    _play(session, journal, input_mode, speech, devices, session.resumed(), events)
 
 
 def _confirming(confirm: Optional[bool], input_mode: str) -> bool:

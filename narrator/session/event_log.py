@@ -1,0 +1,177 @@
+"""``--events FILE``: the session as a machine-readable stream, one JSON object per line.
+
+A program beside the table (a bench's simulated players, a screen reader's helper) follows the
+game by reading the file as it grows. Every line has ``event`` and ``t`` (seconds since the
+epoch) and is flushed at once:
+
+* ``said``: a sentence captioned (``text``, ``kind`` as in ``events.Said``, ``audio``);
+* ``spoken``: a sentence's playback ended (``text``, ``start``, ``end``);
+* ``state``: reading, listening or paused (the state earcons); ``earcon``: accepted, unclear;
+* ``expect``: what is asked now (``mode``, ``prompt``, ``accepts``, ``phrases``: what can be
+  said, in words);
+* ``heard``: an utterance (``text``, ``engine``, ``confidence``, ``sure``, ``meaning``);
+* ``applied``: a game input kept in the journal and acted on (``input``); ``undone``: go back;
+* ``end``: the session stopped (``completed``: the game reached its end).
+
+The log wraps what the loop already talks to (its captions, ears, mouth, earcons and journal),
+so the loop itself is unchanged. A log that cannot be written says so once, and the game goes
+on without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from narrator.events import Said, to_dict
+from narrator.understand import describe
+
+STATES = ("reading", "listening", "paused")
+
+
+class EventLog:
+    """Writes the events; ``warn`` is told (once) when the file cannot be written."""
+
+    def __init__(self, path: Path, warn: Callable[[str], None]) -> None:
+        self._warn = warn
+        self._file: TextIO | None = None
+        try:
+            self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close())
+        except OSError as exc:
+            self._fail(path, exc)
+        self._path = path
+        self._asked: tuple[Any, str] | None = None
+
+    def _fail(self, path: Path, exc: OSError) -> None:
+        self._warn(f"the events file {path} cannot be written ({exc.strerror or exc}); "
+                   "the game goes on without it")
+        self._file = None
+
+    def write(self, event: str, **fields: Any) -> None:
+        """One line, flushed at once."""
+        if self._file is None:
+            return
+        try:
+            self._file.write(json.dumps({"event": event, "t": round(time.time(), 3), **fields})
+                             + "\n")
+            self._file.flush()
+        except OSError as exc:
+            file, self._file = self._file, None
+            _close_quietly(file)
+            self._fail(self._path, exc)
+
+    def close(self, completed: bool | None = None) -> None:
+        """Write ``end`` (when ``completed`` is known) and close the file."""
+        if completed is not None:
+            self.write("end", completed=completed)
+        if self._file is not None:
+            _close_quietly(self._file)
+            self._file = None
+
+    # ------------------------------------------------------------------ what the loop uses
+
+    def captions(self, show: Callable[[Said], None]) -> Callable[[Said], None]:
+        """``show`` that also logs each sentence."""
+        def logged(said: Said) -> None:
+            self.write("said", text=said.text, kind=said.kind, audio=said.audio)
+            show(said)
+        return logged
+
+    def asked(self, expectation: Any, mode: str) -> None:
+        """Log ``expect`` when what is asked, or how, has changed."""
+        if self._asked == (expectation, mode):
+            return
+        self._asked = (expectation, mode)
+        if expectation is None:
+            return
+        self.write("expect", mode=mode, prompt=to_dict(expectation.prompt),
+                   accepts=[{"kind": type(a).__name__, **dataclasses.asdict(a)}
+                            for a in expectation.accepts],
+                   phrases=describe(expectation, mode))
+
+    def cue(self, name: str) -> None:
+        self.write("state" if name in STATES else "earcon", name=name)
+
+
+class LoggedEars:
+    """Ears whose expectations and utterances go to the log."""
+
+    def __init__(self, ears: Any, log: EventLog) -> None:
+        self._ears, self._log = ears, log
+
+    def listen(self, expectation: Any, *, mode: str = "asking", **kwargs: Any) -> Any:
+        self._log.asked(expectation, mode)
+        heard = self._ears.listen(expectation, mode=mode, **kwargs)
+        if heard is not None:
+            self._log.write("heard", mode=mode, text=heard.text, engine=heard.engine,
+                            confidence=heard.confidence, sure=heard.sure,
+                            meaning=to_dict(heard.meaning))
+        return heard
+
+    def __getattr__(self, name: str) -> Any:  # ready, notice, cued, close ...
+        return getattr(self._ears, name)
+
+
+class LoggedCues:
+    """A mouth (or earcons alone) whose earcons and finished sentences go to the log."""
+
+    def __init__(self, device: Any, log: EventLog) -> None:
+        self._device, self._log = device, log
+        self._playing: tuple[str, float] | None = None
+
+    def earcon(self, name: str) -> None:
+        self._log.cue(name)
+        self._device.earcon(name)
+
+    def say(self, said: Said) -> None:
+        self._ended()
+        self._device.say(said)
+        self._playing = (said.text, time.time())
+
+    @property
+    def is_speaking(self) -> bool:
+        speaking = self._device.is_speaking
+        if not speaking:
+            self._ended()
+        return speaking
+
+    def stop(self) -> None:
+        self._device.stop()
+        self._ended()
+
+    def _ended(self) -> None:
+        if self._playing is not None:
+            text, start = self._playing
+            self._playing = None
+            self._log.write("spoken", text=text, start=round(start, 3), end=round(time.time(), 3))
+
+    def __getattr__(self, name: str) -> Any:  # pause, resume, faster, louder, close ...
+        return getattr(self._device, name)
+
+
+class LoggedJournal:
+    """A journal whose kept inputs go to the log once they are durable."""
+
+    def __init__(self, journal: Any, log: EventLog) -> None:
+        self._journal, self._log = journal, log
+
+    def append(self, given: Any) -> None:
+        self._journal.append(given)
+        self._log.write("applied", input=to_dict(given))
+
+    def append_undo(self) -> None:
+        self._journal.append_undo()
+        self._log.write("undone")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._journal, name)
+
+
+def _close_quietly(file: TextIO) -> None:
+    try:
+        file.close()
+    except OSError:
+        pass

@@ -1,0 +1,86 @@
+"""A game followed through ``--events FILE``, and (marked audio) played by voice through a
+PulseAudio room by the simulated table of bench/table.py."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from golden import GOLDEN, SEED
+from narrator.cli import app
+
+runner = CliRunner()
+
+
+def typed(game, *extra, input=None):
+    """``narrator play GAME --input text`` fed its golden inputs (or ``input``)."""
+    lines = input if input is not None else (GOLDEN / f"{game}.in").read_text()
+    return runner.invoke(app, ["play", game, "--input", "text", "--seed", SEED, *extra],
+                         input=lines)
+
+
+def events_of(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_typed_session_writes_what_was_said_asked_heard_and_done_in_order(tmp_path):
+    log = tmp_path / "events.jsonl"
+    result = typed("higher-lower", "--save-dir", str(tmp_path), "--events", str(log))
+    assert result.exit_code == 0, result.output
+    events = events_of(log)
+    kinds = [e["event"] for e in events]
+    opening = kinds.index("expect")
+    assert opening > 0 and set(kinds[:opening]) == {"said"}
+    assert events[opening - 1]["kind"] == "prompt"  # the question is said, then expected
+    assert kinds[opening + 1:opening + 3] == ["heard", "applied"]
+    assert kinds[-1] == "end" and events[-1]["completed"] is True
+    # each typed line is heard once, and each heard answer is applied before what follows it
+    heard = [e for e in events if e["event"] == "heard"]
+    assert [e["text"] for e in heard] == (GOLDEN / "higher-lower.in").read_text().split("\n")[:-1]
+    first = events.index(heard[0])
+    assert events[first + 1]["event"] == "applied"
+    assert events[first + 1]["input"] == {"type": "Continue"}
+    # the question is logged with what answers it, and every caption is in the log
+    asks = [e for e in events if e["event"] == "expect"]
+    assert all(e["mode"] == "asking" and e["accepts"] for e in asks)
+    said = [e["text"] for e in events if e["event"] == "said"]
+    assert "The game is over. Thank you for playing." in said
+    assert all(line in result.output for line in said)
+
+
+def test_a_refused_answer_is_heard_and_said_but_not_applied(tmp_path):
+    log = tmp_path / "events.jsonl"
+    result = typed("higher-lower", "--save-dir", str(tmp_path), "--events", str(log),
+                   input="next\nseventeen\nquit\n")
+    assert result.exit_code == 0, result.output
+    events = events_of(log)
+    [refused] = [i for i, e in enumerate(events) if e["event"] == "heard"
+                 and e["text"] == "seventeen"]
+    after = [e["event"] for e in events[refused + 1:]]
+    assert "applied" not in after and after[0] == "said"
+    assert events[-1] == {**events[-1], "event": "end", "completed": False}
+
+
+def test_an_events_file_on_a_full_disk_is_a_message_and_the_game_goes_on(tmp_path):
+    plain = typed("higher-lower", "--save-dir", str(tmp_path))
+    full = typed("higher-lower", "--save-dir", str(tmp_path), "--events", "/dev/full")
+    assert full.exit_code == 0, full.output
+    assert "the events file /dev/full cannot be written (No space left on device)" in full.output
+    assert full.output.count("cannot be written") == 1
+    assert "Traceback" not in full.output
+    assert _game(full.output) == _game(plain.output)
+
+
+def test_an_events_file_that_cannot_be_opened_is_a_message_and_the_game_goes_on(tmp_path):
+    plain = typed("higher-lower", "--save-dir", str(tmp_path))
+    bad = typed("higher-lower", "--save-dir", str(tmp_path), "--events", str(tmp_path))
+    assert bad.exit_code == 0, bad.output
+    assert f"the events file {tmp_path} cannot be written" in bad.output
+    assert _game(bad.output) == _game(plain.output)
+
+
+def _game(output):
+    """What the table saw of the game (not the save line, nor the events file's message)."""
+    return [line for line in output.splitlines()
+            if not line.startswith("Session saved") and "events file" not in line]
