@@ -7,8 +7,8 @@ epoch) and is flushed at once:
 * ``said``: a sentence captioned (``text``, ``kind`` as in ``events.Said``, ``audio``);
 * ``spoken``: a sentence's playback ended (``text``, ``start``, ``end``);
 * ``state``: reading, listening or paused (the state earcons); ``earcon``: accepted, unclear;
-* ``expect``: what is asked now (``mode``, ``prompt``, ``accepts``, ``phrases``: what can be
-  said, in words);
+* ``expect``: what is asked now, each time it changes and after each ``listening`` (``mode``,
+  ``prompt``, ``accepts``, ``phrases``: what can be said, in words);
 * ``heard``: an utterance (``text``, ``engine``, ``confidence``, ``sure``, ``meaning``);
 * ``applied``: a game input kept in the journal and acted on (``input``); ``undone``: go back;
 * ``end``: the session stopped (``completed``: the game reached its end).
@@ -94,6 +94,8 @@ class EventLog:
 
     def cue(self, name: str) -> None:
         self.write("state" if name in STATES else "earcon", name=name)
+        if name == "listening":  # asked again (after a miss, say): log it again
+            self._asked = None
 
 
 class LoggedEars:

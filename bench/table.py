@@ -1,0 +1,646 @@
+"""A whole game by voice: a simulated table plays a game through a PulseAudio room.
+
+    python bench/table.py --game slow-burn [--snr DB] [--rate R] [--from N] [--steps M]
+                          [--apart] [--talk P] [--seed S] [--out DIR]
+    python bench/table.py --all [--rate R]
+
+``narrator play GAME --events FILE`` runs with its default engines in a private PulseAudio
+room: it speaks into the room's sink and listens to the room's monitor, so the players' voices
+and the narrator's own both reach its microphone (``--apart``: the microphone hears the players
+only, as perfect echo cancellation would). The players are synthetic voices (flite, Festival,
+espeak-ng; tests/clips.py) that follow the event stream and answer as a table would, only when a
+question is asked or to interrupt:
+
+* the answers are the game's golden playthrough (tests/golden/GAME.in) as typed, less the lines
+  the game refuses (found by playing it typed first, with the same seed, so the bench also knows
+  which input each answer must give);
+* a read-back is answered "yes" when it is what was said, else by saying the answer again (a
+  correction); an input the table did not give is undone with "go back" and answered again;
+* a miss ("didn't catch that", or nothing heard) is said again;
+* interruptions: "pause" then "resume" over one passage in four, "repeat" over another, and
+  "go back" at one question in eight (then the answer before it is given again);
+* between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
+  and a babble bed plays under everything at ``--snr`` dB below the players' speech.
+
+``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
+voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
+Each run prints a table and ends with ``GAME: completed yes|no; correct A/N; wrong W; p95 wait
+T ms``. ``--all`` plays every game whole, clean and with babble at 10 dB, at ``--rate``
+(default 1.5): on 2 cores that takes about four hours, most of it Slow Burn (16,600 words).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+import soundfile as sf
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import clips  # noqa: E402
+from audio_room import audio_room, missing_tools  # noqa: E402
+
+GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
+SEED = "7"
+#: the players: one voice each (reported voices only; tests/clips.py VOICES)
+PLAYERS = ("flite:slt", "festival:slt-hts", "flite:rms", "espeak:en-us", "flite:awb")
+LOAD_WAIT = 300  # seconds for the narrator to load and ask its first question
+QUIET = 30.0  # seconds after an answer with nothing heard: the table says it again (a loaded
+# machine can take 20 s to decode one utterance)
+TRIES = 4  # times an answer is said before the table gives up on it
+REACTION = 0.4  # seconds a player takes to start answering after the listening sound
+DOUBT = "Say it again to be sure."
+MISSED = "Didn't catch that."
+PAUSED = "Paused. Say resume to go on."
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass
+class Step:
+    """One answer of the playthrough: what a player says and what the game must take."""
+
+    text: str
+    meaning: dict
+    applied: list[dict]
+
+
+def events_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def narrator(*args: str) -> list[str]:
+    """The command line of this checkout's narrator (run with ``cwd=ROOT``)."""
+    return [sys.executable, "-m", "narrator", *args, "--seed", SEED]
+
+
+def typed(args: list[str], lines: list[str], log: Path, env: dict) -> list[dict]:
+    """Play typed ``lines`` (``narrator ARGS --input text``); the events it wrote."""
+    subprocess.run(narrator(*args, "--input", "text", "--events", str(log)),
+                   input="".join(f"{line}\n" for line in lines), text=True, capture_output=True,
+                   check=True, timeout=600, cwd=ROOT, env=env)
+    return events_of(log)
+
+
+def steps_of(events: list[dict]) -> tuple[list[Step], bool]:
+    """The answers taken (each with the inputs it gave) and whether the game ended."""
+    steps: list[Step | None] = []
+    for event in events:
+        last = steps[-1] if steps else None
+        if event["event"] == "heard":
+            unclear = event["meaning"]["type"] == "Unclear"
+            steps.append(None if unclear else Step(event["text"], event["meaning"], []))
+        elif event["event"] == "applied" and last is not None:
+            last.applied.append(event["input"])
+        elif event["event"] == "said" and event["kind"] == "reject" and last is not None:
+            steps[-1] = None  # refused: the table would not say it
+    ended = bool(events and events[-1].get("completed"))
+    return [s for s in steps if s is not None], ended
+
+
+def plan(game: str, start: int, work: Path, env: dict) -> tuple[list[Step], bool]:
+    """The golden answers the game takes, typed with the same seed, from answer ``start`` on
+    (the first ones typed, then the session resumed, as the voice run will); whether they end
+    the game."""
+    golden = (ROOT / "tests" / "golden" / f"{game}.in").read_text().splitlines()
+    saves = ["--save-dir", str(work / "plan")]
+    steps, ended = steps_of(typed(["play", game, *saves], golden, work / "plan.jsonl", env))
+    if not start:
+        return steps, ended
+    save_prefix(game, steps[:start], work / "plan", env)
+    rest = typed(["resume", *saves], [s.text for s in steps[start:]], work / "plan-rest.jsonl",
+                 env)
+    return steps_of(rest)
+
+
+def save_prefix(game: str, steps: list[Step], save_dir: Path, env: dict) -> None:
+    """A saved session ``len(steps)`` answers in, typed."""
+    subprocess.run(narrator("play", game, "--input", "text", "--save-dir", str(save_dir)),
+                   input="".join(f"{s.text}\n" for s in steps) + "quit\n", text=True,
+                   capture_output=True, check=True, timeout=600, cwd=ROOT, env=env)
+
+
+# --------------------------------------------------------------------------- the room
+
+
+class Stream:
+    """The narrator's events file, read as it grows (a thread appends to ``events``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.events = path, []  # type: ignore[var-annotated]
+        self._done = threading.Event()
+        self._changed = threading.Condition()
+        threading.Thread(target=self._follow, daemon=True).start()
+
+    def _follow(self) -> None:
+        while not self.path.exists() and not self._done.is_set():
+            time.sleep(0.05)
+        with open(self.path) as file:
+            partial = ""
+            while not self._done.is_set():
+                chunk = file.readline()
+                if not chunk:
+                    time.sleep(0.02)
+                    continue
+                partial += chunk
+                if partial.endswith("\n"):
+                    with self._changed:
+                        self.events.append(json.loads(partial))
+                        self._changed.notify_all()
+                    partial = ""
+
+    def wait(self, since: int, found: Callable[[dict], bool], timeout: float) -> int | None:
+        """Index of the first event from ``since`` on that is ``found``, or None by ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for i in range(since, len(self.events)):
+                    if found(self.events[i]):
+                        return i
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._changed.wait(min(left, 0.2))
+
+    def watch(self, app: subprocess.Popen) -> None:
+        """When ``app`` exits without an ``end`` event, add one (``exited``: its status)."""
+        def waiting() -> None:
+            code = app.wait()
+            time.sleep(1.0)  # the file's last lines
+            with self._changed:
+                if not any(e["event"] == "end" for e in self.events):
+                    self.events.append({"event": "end", "t": time.time(), "completed": False,
+                                        "exited": code})
+                    self._changed.notify_all()
+        threading.Thread(target=waiting, daemon=True).start()
+
+    def close(self) -> None:
+        self._done.set()
+
+
+def asked(event: dict) -> bool:
+    """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
+    return (event["event"] == "expect" and event["mode"] in ("asking", "confirming")
+            or event["event"] == "end")
+
+
+class Room:
+    """The PulseAudio room: the players' voices, their talk, and the noise bed."""
+
+    def __init__(self, env: dict, clips_dir: Path, snr: float | None, rng: random.Random) -> None:
+        self.env, self.clips_dir, self.rng = {**os.environ, **env}, clips_dir, rng
+        self.spoken = 0.0  # seconds of the players' own speech
+        self._bed: subprocess.Popen | None = None
+        self._bed_stop = threading.Event()
+        if snr is not None:
+            self._start_bed(snr)
+
+    def say(self, text: str, player: int) -> tuple[float, float]:
+        """A player says ``text`` into the room; when it started and ended (epoch seconds: the
+        end is the start plus the clip's length; paplay itself returns once the stream is
+        drained, later)."""
+        clip = clips.make_clip(self.clips_dir, text, None, PLAYERS[player % len(PLAYERS)],
+                               pad=0.1)
+        length = sf.info(clip.path).duration
+        self.spoken += length
+        start = time.time()
+        subprocess.run(["paplay", str(clip.path)], env=self.env, check=True, timeout=60)
+        return start, start + length
+
+    def _start_bed(self, snr: float) -> None:
+        """Babble under everything, ``snr`` dB below the players' speech, looped."""
+        speech = [sf.read(clips.make_clip(self.clips_dir, "four and nine", None, v).path)[0]
+                  for v in PLAYERS]
+        power = float(np.mean([np.mean(s[np.abs(s) > 0.02 * np.abs(s).max()] ** 2)
+                               for s in speech]))
+        noise = clips.babble(self.clips_dir, 60.0)
+        noise *= np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr / 10)))
+        bed = self.clips_dir / f"bed-{snr:g}.wav"
+        sf.write(bed, np.clip(noise, -1, 1), clips.RATE, subtype="PCM_16")
+        threading.Thread(target=self._loop_bed, args=(bed,), daemon=True).start()
+
+    def _loop_bed(self, bed: Path) -> None:
+        while not self._bed_stop.is_set():
+            self._bed = subprocess.Popen(["paplay", str(bed)], env=self.env)
+            self._bed.wait()
+
+    def close(self) -> None:
+        self._bed_stop.set()
+        if self._bed is not None and self._bed.poll() is None:
+            self._bed.terminate()
+            self._bed.wait(timeout=10)
+
+
+# --------------------------------------------------------------------------- the players
+
+
+@dataclass
+class Tally:
+    """What one run counts (see the printed table)."""
+
+    needed: int = 0
+    first: int = 0
+    wrong: int = 0
+    rejected: int = 0
+    misses: int = 0
+    repeats: int = 0
+    waits: list[float] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)  # what was said and what was heard
+
+
+def same(meaning: dict | None, wanted: dict) -> bool:
+    """The ears' meaning is the answer's (names compared word by word, any case)."""
+    if meaning is None:
+        return False
+    if meaning.get("type") == wanted.get("type") == "Text":
+        return words(meaning["text"]) == words(wanted["text"])
+    return meaning == wanted
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+RESPONSES = ("said", "earcon", "state", "applied")
+
+
+class Players:
+    """The table: answers each question from the plan, interrupts, talks, corrects."""
+
+    def __init__(self, stream: Stream, room: Room, rng: random.Random, talk: float,
+                 interrupt: bool) -> None:
+        self.stream, self.room, self.rng = stream, room, rng
+        self.talk, self.interrupt = talk, interrupt
+        self.tally = Tally()
+        self.cursor = 0  # events before this index have been dealt with
+        self.pending: dict | None = None  # the question the last answer's outcome ended on
+        self.player = 0
+        self._clean = True  # the last undo took one "go back"
+
+    # -------------------------------------------------------------- questions
+
+    def play(self, steps: list[Step]) -> bool:
+        """Answer every step; True when each was taken as planned."""
+        i = 0
+        while i < len(steps):
+            event = self.await_question(LOAD_WAIT if i == 0 else 1800)
+            if event is None or event["event"] == "end":
+                return False
+            if self.go_back_now(steps, i):
+                i -= 1
+                continue
+            if not self.answer(steps[i]):
+                return False
+            i += 1
+        return True
+
+    def await_question(self, timeout: float) -> dict | None:
+        """Wait for a question (talking and interrupting over the passages before it); an
+        input taken meanwhile that no one gave is undone."""
+        if self.pending is not None:
+            event, self.pending = self.pending, None
+            return event
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self.stream.wait(self.cursor, lambda e: asked(e) or e["event"] == "applied"
+                                  or e == {**e, "event": "state", "name": "reading"},
+                                  max(0.0, deadline - time.monotonic()))
+            if at is None:
+                return None
+            event = self.stream.events[at]
+            self.cursor = at + 1
+            if event["event"] == "applied":
+                self.wrong(f"taken while no one answered: {event['input']}")
+                self.undo()
+            elif event["event"] == "state":
+                self.over_passage()
+            else:
+                return event
+
+    def go_back_now(self, steps: list[Step], i: int) -> bool:
+        """One question in eight: "go back" (the answer before is then given again)."""
+        if not (self.interrupt and i > 0 and self.rng.random() < 1 / 8):
+            return False
+        before = steps[i - 1]
+        if len(before.applied) != 1 or before.applied[0].get("by_app") \
+                or before.applied[0]["type"] == "Continue":
+            return False
+        self.tally.needed += 1
+        if self.undo():
+            self.tally.first += 1 if self._clean else 0
+            return self.await_question(600) is not None
+        return False
+
+    def answer(self, step: Step) -> bool:
+        """Say the answer until the game takes what it should; False if it never does."""
+        self.tally.needed += 1
+        first, words_now, heard = True, step.text, None
+        for _ in range(TRIES * 2):
+            begin = len(self.stream.events)
+            got = self.outcome(begin, *self.say(words_now))
+            heard = got["heard"] if got["heard"] is not None else heard
+            if got["applied"]:
+                if got["applied"] == step.applied:
+                    self.tally.first += first
+                    return True
+                self.wrong(f"said {step.text!r}, heard {got['heard_text']!r}, "
+                           f"took {got['applied']}")
+                first, words_now = False, step.text
+                if not self.undo() or self.await_question(600) is None:
+                    return False
+                continue
+            if got["ended"]:
+                return not step.applied
+            if got["mode"] == "confirming":
+                if same(heard, step.meaning) or same(heard, {"type": "Control", "name": "roll",
+                                                             "arg": None}):
+                    words_now = "yes"
+                else:
+                    self.tally.rejected += 1
+                    self.finding(step.text, got["heard_text"])
+                    first, words_now = False, step.text
+                continue
+            if got["doubt"]:
+                self.tally.repeats += 1
+                first = False
+                continue
+            if not step.applied and same(got["heard"], step.meaning):
+                self.tally.first += first
+                return True
+            self.tally.misses += 1
+            self.tally.repeats += 1
+            self.finding(words_now, got["heard_text"])
+            first = False
+            if got["mode"] is None:  # nothing came back: still asked the same
+                continue
+        self.tally.findings.append(f"gave up on {step.text!r}")
+        return False
+
+    def outcome(self, begin: int, started: float, ended: float) -> dict:
+        """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
+        next question (talking and interrupting over any passage meanwhile), or nothing heard."""
+        got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
+                               "doubt": False, "ended": False}
+        response = self.stream.wait(begin, lambda e: e["event"] in RESPONSES
+                                    and e["t"] > started, QUIET)
+        if response is None:
+            self.cursor = len(self.stream.events)
+            return got
+        self.tally.waits.append(max(0.0, self.stream.events[response]["t"] - ended))
+        self.cursor = begin
+        question = self.await_or_collect()
+        for event in self.stream.events[begin:self.cursor]:
+            if event["event"] == "heard" and event["mode"] in ("asking", "confirming"):
+                got["heard"], got["heard_text"] = event["meaning"], event["text"]
+            elif event["event"] == "applied":
+                got["applied"].append(event["input"])
+            elif event["event"] == "said" and event["text"].endswith(DOUBT):
+                got["doubt"] = True
+        self.pending = question
+        if question is not None:
+            got["mode"] = question.get("mode")
+            got["ended"] = question["event"] == "end"
+        return got
+
+    def await_or_collect(self) -> dict | None:
+        """The next question (or end), the passages before it played over; None by timeout."""
+        while True:
+            at = self.stream.wait(self.cursor, lambda e: asked(e) or e == {
+                **e, "event": "state", "name": "reading"}, 1800)
+            if at is None:
+                return None
+            event = self.stream.events[at]
+            self.cursor = at + 1
+            if event["event"] == "state":
+                self.over_passage()
+            else:
+                return event
+
+    def undo(self) -> bool:
+        """"go back" until the game undoes its last input."""
+        self._clean, self.pending = True, None
+        for _ in range(TRIES):
+            begin = len(self.stream.events)
+            self.say("go back")
+            at = self.stream.wait(begin, lambda e: e["event"] == "undone" or e["event"] == "said"
+                                  and (e["text"].endswith(DOUBT) or e["text"] == MISSED), QUIET)
+            if at is not None and self.stream.events[at]["event"] == "undone":
+                self.cursor = at + 1
+                return True
+            self._clean = False
+            self.tally.repeats += 1
+        self.tally.findings.append("go back never taken")
+        return False
+
+    # -------------------------------------------------------------- passages
+
+    def over_passage(self) -> None:
+        """A passage is being read: now and then pause and resume, repeat, or table talk."""
+        roll = self.rng.random()
+        time.sleep(1.5)
+        if self.stream.wait(self.cursor, asked, 0) is not None:
+            return  # a short passage: already asking
+        if self.interrupt and roll < 0.25:
+            if self.control("pause", lambda e: e == {**e, "event": "state", "name": "paused"}):
+                time.sleep(1.0)
+                self.control("resume", lambda e: e["event"] == "said"
+                             and e["kind"] in ("heading", "line") or asked(e))
+        elif self.interrupt and roll < 0.35:
+            self.control("repeat", lambda e: e == {**e, "event": "state", "name": "reading"})
+        elif roll < 0.35 + self.talk:
+            self.say(self.rng.choice(clips.TABLE_TALK), talk=True)
+
+    def control(self, word: str, done: Callable[[dict], bool]) -> bool:
+        """Say a control over the narration until its effect shows."""
+        self.tally.needed += 1
+        for attempt in range(TRIES):
+            begin = len(self.stream.events)
+            started, ended = self.say(word)
+            at = self.stream.wait(begin, lambda e: e["t"] > started and done(e), QUIET)
+            if at is not None:
+                response = self.stream.wait(begin, lambda e: e["event"] in RESPONSES
+                                            and e["t"] > started, 0)
+                self.tally.waits.append(max(0.0, self.stream.events[response or at]["t"] - ended))
+                self.tally.first += attempt == 0
+                return True
+            self.tally.misses += 1
+            self.tally.repeats += 1
+            heard = [e["text"] for e in self.stream.events[begin:] if e["event"] == "heard"]
+            self.finding(word, " / ".join(heard) or None)
+        return False
+
+    # -------------------------------------------------------------- speaking
+
+    def say(self, text: str, talk: bool = False) -> tuple[float, float]:
+        """A player (the next in turn, or anyone for talk) says ``text``; when it started and
+        ended."""
+        time.sleep(REACTION)
+        player = self.rng.randrange(len(PLAYERS)) if talk else self.player
+        if not talk:
+            self.player += 1
+        return self.room.say(text, player)
+
+    def wrong(self, what: str) -> None:
+        self.tally.wrong += 1
+        self.tally.findings.append("WRONG " + what)
+
+    def finding(self, said: str, heard: str | None) -> None:
+        self.tally.findings.append(f"said {said!r}, heard {heard!r}")
+
+
+# --------------------------------------------------------------------------- a run
+
+
+@dataclass
+class Run:
+    game: str
+    snr: float | None
+    completed: bool
+    tally: Tally
+    wall: float
+    narration: float
+    speech: float
+
+
+def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, start: int = 0,
+                  steps: int | None = None, apart: bool = False, talk: float = 0.3,
+                  interrupt: bool = True, seed: int = 1, out: Path | None = None) -> Run:
+    """One game (or ``steps`` answers of it from answer ``start``) played by the table."""
+    work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
+    clips_dir = (out or ROOT / ".bench-clips")
+    env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
+    wanted, ends = plan(game, start, work, env)
+    if steps is not None:
+        wanted, ends = wanted[:steps], ends and steps >= len(wanted)
+    saves = work / "voice"
+    if start:
+        save_prefix(game, plan(game, 0, work / "full", env)[0][:start], saves, env)
+    with audio_room() as room_env:
+        env.update(room_env)
+        if apart:  # the microphone hears the players only
+            subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=table",
+                            "rate=16000"], env=env, check=True, capture_output=True, timeout=30)
+            env["PULSE_SOURCE"] = "table.monitor"
+        room = Room({**room_env, "PULSE_SINK": "table"} if apart else room_env, clips_dir, snr,
+                    random.Random(seed))
+        log = work / "events.jsonl"
+        command = ["resume"] if start else ["play", game]
+        began = time.time()
+        with open(work / "narrator.out", "w") as output:
+            app = subprocess.Popen(
+                narrator(*command, "--input", "voice", "--save-dir", str(saves), "--events",
+                         str(log), "--rate", str(rate), "--input-device", "pulse",
+                         "--output-device", "pulse"),
+                stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT, cwd=ROOT,
+                env=env)
+            stream = Stream(log)
+            stream.watch(app)
+            players = Players(stream, room, random.Random(seed), talk, interrupt)
+            try:
+                done = players.play(wanted)
+                if done and ends:
+                    done = stream.wait(players.cursor, lambda e: e["event"] == "end",
+                                       600) is not None
+            finally:
+                if app.poll() is None:
+                    app.send_signal(signal.SIGINT)
+                    try:
+                        app.wait(timeout=60)
+                    except subprocess.TimeoutExpired:
+                        app.kill()
+                room.close()
+                stream.close()
+        wall = time.time() - began
+    spoken = [e for e in stream.events if e["event"] == "spoken"]
+    narration = sum(e["end"] - e["start"] for e in spoken)
+    if spoken:
+        wall = stream.events[-1]["t"] - stream.events[0]["t"]
+    return Run(game, snr, done, players.tally, wall, narration, room.spoken)
+
+
+def report(run: Run) -> str:
+    """The run's table and its last line."""
+    t = run.tally
+    waits = sorted(w * 1000 for w in t.waits)
+    p50 = statistics.median(waits) if waits else float("nan")
+    p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else float("nan")
+    spoken = run.narration + run.speech
+    noise = "clean" if run.snr is None else f"babble at {run.snr:g} dB"
+    rows = [
+        ("room", noise),
+        ("answers needed", t.needed),
+        ("acted on correctly at first hearing", f"{t.first} ({pct(t.first, t.needed)})"),
+        ("wrong actions", t.wrong),
+        ("read-backs rejected", t.rejected),
+        ("misses / repeats", f"{t.misses} / {t.repeats}"),
+        ("wait after an answer p50 / p95", f"{p50:.0f} / {p95:.0f} ms"),
+        ("wall time / narration + players' speech",
+         f"{run.wall:.0f} s / {spoken:.0f} s = {run.wall / spoken if spoken else float('nan'):.2f}x"),
+        ("reached its end", "yes" if run.completed else "no"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    lines = [f"{run.game}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
+    lines += [f"  finding: {f}" for f in t.findings[:20]]
+    lines.append(f"{run.game}: completed {'yes' if run.completed else 'no'}; "
+                 f"correct {t.first}/{t.needed}; wrong {t.wrong}; p95 wait {p95:.0f} ms")
+    return "\n".join(lines)
+
+
+def pct(a: int, n: int) -> str:
+    return f"{100 * a / n:.1f}%" if n else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=GAMES + ("higher-lower",))
+    parser.add_argument("--all", action="store_true", help="every game, clean and at 10 dB")
+    parser.add_argument("--snr", type=float, help="babble bed this many dB under the players")
+    parser.add_argument("--rate", type=float, help="the narrator's speech rate (0.5-3)")
+    parser.add_argument("--from", dest="start", type=int, default=0,
+                        help="start from a session saved this many answers in")
+    parser.add_argument("--steps", type=int, help="answers to play by voice (default: all)")
+    parser.add_argument("--apart", action="store_true",
+                        help="keep the narrator's voice out of the microphone")
+    parser.add_argument("--talk", type=float, default=0.3,
+                        help="share of passages with table talk over them")
+    parser.add_argument("--no-interrupt", action="store_true",
+                        help="no pause, resume, repeat or go back")
+    parser.add_argument("--seed", type=int, default=1, help="the table's choices")
+    parser.add_argument("--out", type=Path, help="clip cache folder (default .bench-clips)")
+    args = parser.parse_args(argv)
+    missing = missing_tools() + clips.missing_tools(PLAYERS)
+    if missing:
+        print(f"needs {', '.join(missing)}", file=sys.stderr)
+        return 2
+    if not args.all and not args.game:
+        parser.error("give --game GAME or --all")
+    runs = ([(g, snr) for g in GAMES for snr in (None, 10.0)] if args.all
+            else [(args.game, args.snr)])
+    rate = args.rate or (1.5 if args.all else 1.0)
+    for game, snr in runs:
+        run = play_by_voice(game, snr=snr, rate=rate, start=args.start, steps=args.steps,
+                            apart=args.apart, talk=args.talk, interrupt=not args.no_interrupt,
+                            seed=args.seed, out=args.out)
+        print(report(run), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
