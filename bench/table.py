@@ -45,7 +45,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import numpy as np
 import soundfile as sf
@@ -115,19 +115,21 @@ def steps_of(events: list[dict]) -> tuple[list[Step], bool]:
     return [s for s in steps if s is not None], ended
 
 
-def plan(game: str, start: int, work: Path, env: dict) -> tuple[list[Step], bool]:
-    """The golden answers the game takes, typed with the same seed, from answer ``start`` on
-    (the first ones typed, then the session resumed, as the voice run will); whether they end
-    the game."""
+def golden_steps(game: str, work: Path, env: dict) -> tuple[list[Step], bool]:
+    """The golden answers the game takes, typed with the same seed; whether they end it."""
     golden = (ROOT / "tests" / "golden" / f"{game}.in").read_text().splitlines()
-    saves = ["--save-dir", str(work / "plan")]
-    steps, ended = steps_of(typed(["play", game, *saves], golden, work / "plan.jsonl", env))
-    if not start:
-        return steps, ended
-    save_prefix(game, steps[:start], work / "plan", env)
-    rest = typed(["resume", *saves], [s.text for s in steps[start:]], work / "plan-rest.jsonl",
-                 env)
-    return steps_of(rest)
+    return steps_of(typed(["play", game, "--save-dir", str(work / "plan")], golden,
+                          work / "plan.jsonl", env))
+
+
+def steps_from(game: str, steps: list[Step], start: int, work: Path,
+               env: dict) -> tuple[list[Step], bool]:
+    """The answers from ``start`` on, as a session saved ``start`` answers in and resumed takes
+    them (the app's own dice start again from the seed)."""
+    saves = work / "plan-from"
+    save_prefix(game, steps[:start], saves, env)
+    return steps_of(typed(["resume", "--save-dir", str(saves)], [s.text for s in steps[start:]],
+                          work / "plan-from.jsonl", env))
 
 
 def save_prefix(game: str, steps: list[Step], save_dir: Path, env: dict) -> None:
@@ -266,7 +268,7 @@ class Tally:
 
 
 def same(meaning: dict | None, wanted: dict) -> bool:
-    """The ears' meaning is the answer's (names compared word by word, any case)."""
+    """A meaning or input is the one wanted (free text compared word by word, any case)."""
     if meaning is None:
         return False
     if meaning.get("type") == wanted.get("type") == "Text":
@@ -344,8 +346,9 @@ class Players:
             return False
         self.tally.needed += 1
         if self.undo():
-            self.tally.first += 1 if self._clean else 0
-            return self.await_question(600) is not None
+            self.tally.first += self._clean
+            self.pending = self.await_question(600)
+            return self.pending is not None
         return False
 
     def answer(self, step: Step) -> bool:
@@ -357,7 +360,8 @@ class Players:
             got = self.outcome(begin, *self.say(words_now))
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
-                if got["applied"] == step.applied:
+                if len(got["applied"]) == len(step.applied) and all(
+                        map(same, got["applied"], step.applied)):
                     self.tally.first += first
                     return True
                 self.wrong(f"said {step.text!r}, heard {got['heard_text']!r}, "
@@ -526,12 +530,13 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
     work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
     clips_dir = (out or ROOT / ".bench-clips")
     env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
-    wanted, ends = plan(game, start, work, env)
-    if steps is not None:
-        wanted, ends = wanted[:steps], ends and steps >= len(wanted)
+    wanted, ends = golden_steps(game, work, env)
     saves = work / "voice"
     if start:
-        save_prefix(game, plan(game, 0, work / "full", env)[0][:start], saves, env)
+        save_prefix(game, wanted[:start], saves, env)
+        wanted, ends = steps_from(game, wanted, start, work, env)
+    if steps is not None:
+        wanted, ends = wanted[:steps], ends and steps >= len(wanted)
     with audio_room() as room_env:
         env.update(room_env)
         if apart:  # the microphone hears the players only

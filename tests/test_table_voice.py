@@ -67,6 +67,19 @@ def test_a_refused_answer_is_heard_and_said_but_not_applied(tmp_path):
     assert events[-1] == {**events[-1], "event": "end", "completed": False}
 
 
+def test_a_resumed_session_writes_its_events_too(tmp_path):
+    typed("higher-lower", "--save-dir", str(tmp_path), input="next\nthree\nquit\n")
+    log = tmp_path / "events.jsonl"
+    result = runner.invoke(app, ["resume", "--input", "text", "--save-dir", str(tmp_path),
+                                 "--events", str(log)], input="four\nquit\n")
+    assert result.exit_code == 0, result.output
+    events = events_of(log)
+    assert events[0]["event"] == "said" and "after 2 inputs" in events[0]["text"]
+    assert {"event": "applied", "input": {"type": "Dice", "faces": [4], "by_app": False}} in [
+        {k: v for k, v in e.items() if k != "t"} for e in events]
+    assert events[-1]["event"] == "end" and events[-1]["completed"] is False
+
+
 def test_an_events_file_on_a_full_disk_is_a_message_and_the_game_goes_on(tmp_path):
     plain = typed("higher-lower", "--save-dir", str(tmp_path))
     full = typed("higher-lower", "--save-dir", str(tmp_path), "--events", "/dev/full")
