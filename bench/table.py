@@ -294,6 +294,7 @@ class Players:
         self.cursor = 0  # events before this index have been dealt with
         self.pending: dict | None = None  # the question the last answer's outcome ended on
         self.player = 0
+        self.voice = PLAYERS[0]  # who spoke last (for the findings)
         self._clean = True  # the last undo took one "go back"
 
     # -------------------------------------------------------------- questions
@@ -467,7 +468,8 @@ class Players:
                 self.control("resume", lambda e: e["event"] == "said"
                              and e["kind"] in ("heading", "line") or asked(e))
         elif self.interrupt and roll < 0.35:
-            self.control("repeat", lambda e: e == {**e, "event": "state", "name": "reading"})
+            self.control("repeat", lambda e: e["event"] == "heard"
+                         and e["meaning"] == {"type": "Control", "name": "repeat", "arg": None})
         elif roll < 0.35 + self.talk:
             self.say(self.rng.choice(clips.TABLE_TALK), talk=True)
 
@@ -499,6 +501,7 @@ class Players:
         player = self.rng.randrange(len(PLAYERS)) if talk else self.player
         if not talk:
             self.player += 1
+            self.voice = PLAYERS[player % len(PLAYERS)]
         return self.room.say(text, player)
 
     def wrong(self, what: str) -> None:
@@ -506,7 +509,7 @@ class Players:
         self.tally.findings.append("WRONG " + what)
 
     def finding(self, said: str, heard: str | None) -> None:
-        self.tally.findings.append(f"said {said!r}, heard {heard!r}")
+        self.tally.findings.append(f"{self.voice} said {said!r}, heard {heard!r}")
 
 
 # --------------------------------------------------------------------------- a run
