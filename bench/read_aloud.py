@@ -7,7 +7,7 @@ track text once, and each sentence counts its characters at that pace. Time is a
 total and per unit (a Slow Burn Job and scene, a Hell for Leather turn...): a unit starts each
 time its marker, a track id or a Line key the rules say (or ask), comes up.
 
-Usage: python bench/read_aloud.py GAME [--seed N] [--turns] [--option key=value]...
+Usage: python bench/read_aloud.py GAME [--seed N] [--turns] [--top N] [--option key=value]...
        [--unit NAME=MARKER]... [--stop KEY] [--cps CHARS_PER_SECOND]
 Target (Slow Burn): a Job read aloud in <= 60 min at the default settings.
 """
@@ -15,11 +15,12 @@ Target (Slow Burn): a Job read aloud in <= 60 min at the default settings.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import random
 import statistics
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import soundfile as sf
@@ -31,18 +32,33 @@ sys.path.insert(0, str(ROOT))
 from test_conformance import random_input  # noqa: E402
 
 from narrator.dice import Roller  # noqa: E402
-from narrator.events import Continue, Line, ReadTrack, Utterance  # noqa: E402
+from narrator.events import Continue, Dice, Line, ReadTrack, Utterance, Word  # noqa: E402
 from narrator.rules import registry  # noqa: E402
+from narrator.rules.base import AcceptDice  # noqa: E402
 from narrator.script.loader import find_script, load_script  # noqa: E402
+from narrator.script.render import render  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 from narrator.voice import engines  # noqa: E402
 
-#: per game: the units timed (name -> the track id or Line key that starts one) and the prompt
-#: key at which the bench stops (None: play to the end)
-PLANS: dict[str, tuple[dict[str, str], str | None]] = {
-    "slow-burn": ({"job": "t07", "segment": "said.segment", "scene": "said.scene"},
-                  "ask.another"),
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the bench plays a game: the units timed (name -> the track id or Line key that
+    starts one), the prompt key at which it stops (None: play to the end), and the answer a
+    typical table gives to some questions most of the time (prompt key -> word)."""
+
+    units: dict[str, str] = field(default_factory=dict)
+    stop: str | None = None
+    usual: dict[str, str] = field(default_factory=dict)
+
+
+PLANS: dict[str, Plan] = {
+    "slow-burn": Plan({"job": "t07", "segment": "said.segment", "scene": "said.scene"},
+                      "ask.another",
+                      {"ask.respond": "respond", "ask.still_ignoring": "respond"}),
 }
+USUAL_SHARE = 0.8  # how often the typical table gives the usual answer
 CALIBRATION_CHARS = 1500  # characters of track text the engine reads to find its pace
 MAX_INPUTS = 20000
 
@@ -60,6 +76,7 @@ class Unit:
 class Tally:
     total: Unit = field(default_factory=Unit)
     units: dict[str, list[Unit]] = field(default_factory=dict)
+    by_key: Counter = field(default_factory=Counter)  # seconds per track id or Line key
 
     def start(self, name: str) -> None:
         self.units.setdefault(name, []).append(Unit())
@@ -87,6 +104,19 @@ def calibrate(script) -> tuple[float, str]:
     return len(sample.strip()) / seconds, name
 
 
+def answer(expectation, rng: random.Random, usual: dict[str, str]):
+    """What the random table says: dice are rolled fair and read out face by face (as a table
+    rolls them); the usual answer most of the time where the plan has one; any other answer
+    is drawn from what the question accepts."""
+    dice = expectation.find(AcceptDice)
+    if dice is not None:
+        return Dice(tuple(rng.randint(1, dice.sides) for _ in range(dice.max_count)))
+    word = usual.get(expectation.prompt.key)
+    if word is not None and rng.random() < USUAL_SHARE:
+        return Word(word)
+    return random_input(rng.choice(expectation.accepts), rng)
+
+
 def keys(step, rules) -> list[str]:
     """The markers one step shows: tracks read, Line keys said, the next question's key."""
     out = [s.track if isinstance(s, ReadTrack) else s.key for s in step.say
@@ -94,8 +124,7 @@ def keys(step, rules) -> list[str]:
     return out + [rules.expects(step.state).prompt.key]
 
 
-def play(game: str, seed: int, options: dict[str, str], units: dict[str, str],
-         stop: str | None, cps: float) -> Tally:
+def play(game: str, seed: int, options: dict[str, str], plan: Plan, cps: float) -> Tally:
     info = registry.get(game)
     script = load_script(find_script(info.rules.script))
     info = registry.bound(info, script)
@@ -103,21 +132,24 @@ def play(game: str, seed: int, options: dict[str, str], units: dict[str, str],
     session = Session(info, script, {**dict(rules.options), **options}, roller=Roller(seed))
     rng = random.Random(seed)
     tally = Tally()
-    markers = {marker: name for name, marker in units.items()}
+    markers = {marker: name for name, marker in plan.units.items()}
 
-    def hear(said, step=None) -> None:
-        for key in keys(step, rules) if step is not None else ():
+    def hear(said, step) -> None:
+        for key in keys(step, rules):
             if key in markers:
                 tally.start(markers[key])
         for s in said:
             tally.add(len(s.text) / cps)
+        for say in step.say + (rules.expects(step.state).prompt,):
+            key = say.track if isinstance(say, ReadTrack) else say.key
+            tally.by_key[key] += sum(len(s.text) for s in render(script, say)) / cps
 
     hear(session.opening(), rules.start(session.options))
     for _ in range(MAX_INPUTS):
         expectation = session.expectation
-        if expectation.over or expectation.prompt.key == stop:
+        if expectation.over or expectation.prompt.key == plan.stop:
             break
-        given = random_input(rng.choice(expectation.accepts), rng)
+        given = answer(expectation, rng, plan.usual)
         step = rules.apply(session.state, given)
         if step.rejected is not None:
             continue
@@ -134,7 +166,7 @@ def clock(seconds: float) -> str:
     return (f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {sec:02d} s")
 
 
-def report(tally: Tally, turns: bool) -> None:
+def report(tally: Tally, turns: bool, top: int) -> None:
     total = tally.total
     print(f"  whole play: {clock(total.seconds)} of speech, {total.answers} answers "
           f"and {total.nexts} 'next'")
@@ -148,6 +180,10 @@ def report(tally: Tally, turns: bool) -> None:
             for n, unit in enumerate(runs, 1):
                 print(f"    {name} {n}: {clock(unit.seconds)}, {unit.answers} answers, "
                       f"{unit.nexts} next")
+    if top:
+        print(f"  the {top} tracks and sentences heard longest (the session's read-backs apart):")
+        for key, seconds in tally.by_key.most_common(top):
+            print(f"    {key}: {clock(seconds)}")
 
 
 def main() -> None:
@@ -159,18 +195,20 @@ def main() -> None:
     parser.add_argument("--unit", action="append", default=[], metavar="NAME=MARKER",
                         help="time a unit starting at a track id or Line key (repeatable)")
     parser.add_argument("--stop", help="stop when the game asks this prompt key")
+    parser.add_argument("--top", type=int, default=0, metavar="N",
+                        help="list the N tracks and sentence keys heard longest")
     parser.add_argument("--cps", type=float, help="characters per second (skips calibration)")
     args = parser.parse_args()
     game = registry.get(args.game).rules.name
-    units, stop = PLANS.get(game, ({}, None))
-    units = dict(units, **dict(u.split("=", 1) for u in args.unit))
-    stop = args.stop or stop
+    plan = PLANS.get(game, Plan())
+    plan = replace(plan, units=dict(plan.units, **dict(u.split("=", 1) for u in args.unit)),
+                   stop=args.stop or plan.stop)
     options = dict(o.split("=", 1) for o in args.option)
     script = load_script(find_script(registry.get(game).rules.script))
     cps, engine = (args.cps, "given") if args.cps else calibrate(script)
     print(f"{game}, seed {args.seed}, options {options or 'default'}: speech at "
           f"{cps:.1f} characters/s ({engine}, rate 1)")
-    report(play(game, args.seed, options, units, stop, cps), args.turns)
+    report(play(game, args.seed, options, plan, cps), args.turns, args.top)
 
 
 if __name__ == "__main__":

@@ -54,10 +54,16 @@ def _spy_count(state: State, given, _: int):
     state = replace(state, spies=(Spy(),) * count)
     items = sum((creation(i, state.first_session) for i in range(count)), ())
     if state.first_session:
-        items += sum(((("read", n), ("ready", -1)) for n in (3, 4, 5, 6)), ())
+        items += introduction(4, 5)
     elif state.options.fleur == "carry":
         items += (("fleur_left", -1),)
     return push(state, *items, ("job", -1)), (Line("said.spy_count", {"count": count}),)
+
+
+def introduction(*between: int) -> tuple[Item, ...]:
+    """Track 3 (the Fleur-de-Lis), the tracks ``between``, then Track 6 (the spies'
+    introduction), each followed by "next" when the table is ready."""
+    return sum(((("read", n), ("ready", -1)) for n in (3, *between, 6)), ())
 
 
 @STEPS.action("read")

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from narrator.dice import count_at_most
 from narrator.events import Dice, GameInput, Line, ReadTrack, Say, Successes, Word
-from narrator.rules.base import AcceptDice, AcceptSuccesses, AcceptWords
+from narrator.rules.base import AcceptDice, AcceptSuccesses
 from narrator.rules.flow import Out, Steps
 from narrator.rules.slow_burn.state import OPPOSITION_TARGET, State
 
@@ -19,28 +19,27 @@ STEPS = Steps()
 
 
 def track(state: State, number: int) -> Out:
-    """Read track ``number`` (once per episode when the table chose ``reread=first``)."""
+    """Read track ``number``: in full the first time in an episode; after that its short
+    reminder (option ``reread=reminder``), nothing (``first``) or in full again (``always``)."""
     tid = f"t{number:02d}"
-    if state.options.reread == "always":
-        return state, (ReadTrack(tid),)
-    if tid in state.read:
+    if tid not in state.read:
+        return replace(state, read=state.read + (tid,)), (ReadTrack(tid),)
+    reread = state.options.reread
+    if reread == "first":
         return state, ()
-    return replace(state, read=state.read + (tid,)), (ReadTrack(tid),)
+    return state, (ReadTrack(tid, brief=reread == "reminder"),)
 
 
 # --------------------------------------------------------------------------- dice answers
 
 AGENCY_WORDS = ("interference", "no interference")
+#: the Handler's command to spend a Fleur-de-Lis (Track 11), said when they choose to
+FLEUR_WORDS = ("fleur de lis",)
 
 
-def roll(count: int, target: int) -> tuple:
-    """Accept ``count`` dice as faces or as a success count (none can succeed below 1)."""
-    return (AcceptSuccesses(count if target >= 1 else 0), AcceptDice(SIDES, count, count))
-
-
-def agency_roll(count: int) -> tuple:
-    """Accept Agency dice as faces, or "interference" / "no interference"."""
-    return (AcceptWords(AGENCY_WORDS), AcceptDice(SIDES, count, count))
+def roll(count: int) -> tuple:
+    """Accept ``count`` dice as faces or as a success count."""
+    return (AcceptSuccesses(count), AcceptDice(SIDES, count, count))
 
 
 def faces_said(given: GameInput) -> tuple[Say, ...]:
@@ -67,7 +66,7 @@ def interferes(given: GameInput, target: int) -> bool:
 
 
 def outcome(spies: int, opposition: int, tie: str) -> Line:
-    """Track 13: more successes decides; a tie goes the way the table chose."""
+    """Track 13: more successes decides; a tie goes the way the table chose, and says so."""
     if spies == opposition:
-        return Line(f"said.{tie}")
+        return Line(f"said.tie_{tie}")
     return Line("said.favourable" if spies > opposition else "said.unfavourable")
