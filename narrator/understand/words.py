@@ -91,11 +91,13 @@ _SAID_WITH_VOWEL = ("hour", "honest", "honour", "honor", "heir")
 
 
 def article(thing: object) -> str:
-    """"a" or "an" before ``thing`` as it is said: a number ("an 8", "an 11", "a 1") or a word
-    ("an ace", "a one", "an hour")."""
+    """"a" or "an" before ``thing`` as it is said: a number ("an 8", "an 11", "an 8-sided",
+    "a 1") or a word ("an ace", "a one", "an hour")."""
     text = str(thing).strip().lower()
-    if text.lstrip("-").isdigit():
-        text = spoken(int(text)) if 0 <= int(text) <= HUNDRED else _big(text)
+    digits = re.match(r"-?\d+", text)  # "8", "8-sided", "11th"
+    if digits:
+        n = digits.group(0)
+        text = spoken(int(n)) if 0 <= int(n) <= HUNDRED else _big(n)
     first = text.split()[0] if text.split() else ""
     if first.startswith(_SAID_WITH_VOWEL):
         return "an"
@@ -118,7 +120,7 @@ def with_article(thing: object) -> str:
     return f"{article(thing)} {thing}"
 
 
-def counted(n: int, one: str, many: str | None = None) -> str:
+def counted(n: object, one: str, many: str | None = None) -> str:
     """A count and its noun in the right number ("1 die", "2 dice", "0 points"); ``many``
     defaults to ``one`` + "s"."""
-    return f"{n} {one if abs(int(n)) == 1 else many or one + 's'}"
+    return f"{n} {one if str(n).strip().lstrip('-') in ('1', 'one') else many or one + 's'}"
