@@ -7,6 +7,7 @@ from narrator.rules.flow import ask
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import Session
 from narrator.understand import understand, wanted
+from test_loop_states import no_echo_tail, play  # noqa: F401 (the fixture)
 from toy_game import INFO, SCRIPT
 
 
@@ -74,3 +75,26 @@ def test_what_now_when_the_game_is_over():
     session = Session(INFO, SCRIPT, {})
     session.replay([Continue(), Number(2), Dice((1, 2)), Dice((3, 4)), Dice((5, 6))])
     assert [s.text for s in said(session, "what now").said] == ["Nothing: the game is over."]
+
+
+def test_what_now_over_the_narration_answers_then_reads_on():
+    _, _, session, mouth, *_ = play([("reading", "what now"), ("asking", "next")])
+    at = next(i for i, t in enumerate(mouth.spoken) if t.startswith("After this reading"))
+    assert mouth.spoken[at] == ('After this reading, the game is waiting for "next", to answer: '
+                                'Say next when you are ready.')
+    assert mouth.spoken[at + 1] == mouth.spoken[at - 1]  # the sentence it cut, again
+    assert "Doubles don't count." in mouth.spoken[at:] and session.state.read_rules
+
+
+def test_what_now_while_paused_answers_and_stays_paused():
+    _, _, session, mouth, ears, _ = play(
+        [("reading", "pause"), ("paused", "what now"), ("paused", "resume"), ("asking", "next")])
+    assert any(t.startswith("Paused (say resume to go on), then the game is waiting for")
+               for t in mouth.spoken)
+    assert [m for m, _ in ears.heard].count("paused") == 2 and session.state.read_rules
+
+
+def test_what_now_is_spoken_and_captioned_while_a_question_waits():
+    transcript, _, session, mouth, *_ = play([("asking", "next"), ("asking", "what now")])
+    line = "The game is waiting for a number from 2 to 4, to answer: How many players?"
+    assert line in mouth.spoken and line in transcript
