@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from narrator.events import Line, Word
 from narrator.rules.base import AcceptDice, AcceptWords
-from narrator.rules.flow import Out, ask, push
+from narrator.rules.flow import Out, push
 from narrator.rules.slow_burn.steps import (
-    AGENCY_WORDS, FLEUR_WORDS, STEPS, SIDES, faces_said, interferes, track,
+    AGENCY_WORDS, FLEUR_WORDS, SIDES, STEPS, ask, faces_said, interferes, track,
 )
 from narrator.rules.slow_burn.mini import start_mini
 from narrator.rules.slow_burn.state import (

@@ -10,9 +10,9 @@ from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptWords
 from narrator.rules.slow_burn.agency import (
     RESPOND_WORDS, fleur_open, respond, spend_fleur, spent_fleur,
 )
-from narrator.rules.flow import Refused, ask, push
+from narrator.rules.flow import push
 from narrator.rules.slow_burn.steps import (
-    FLEUR_WORDS, STEPS, faces_said, outcome, roll, successes, track,
+    FLEUR_WORDS, STEPS, ask, faces_said, outcome, roll, successes, track,
 )
 from narrator.rules.slow_burn.mini import start_mini
 from narrator.rules.slow_burn.setup import NOBODY, call_name, creation, introduction
@@ -51,30 +51,24 @@ def _segment(state: State, _: int):
 # --------------------------------------------------------------------------- Track 16
 
 
-def push_refusal(state: State, index: int) -> str | None:
-    """Why spy ``index`` cannot declare a Push for Freedom now (None when they can)."""
+def can_push(state: State, index: int) -> bool:
+    """Track 16: a spy may declare a push once an episode, if on the blacklist (with a path),
+    not yet declared, and not the last spy left on the Job."""
     spy = state.spies[index]
-    if index in state.pushers:
-        return "reject.push_declared"
-    if spy.path is None:
-        return "reject.push_trackless"
-    if spy.free:
-        return "reject.push_free"
-    if spy.pushed:
-        return "reject.push_again"
-    if len(on_job(state)) <= 1:
-        return "reject.push_last"
-    return None
+    return (index not in state.pushers and spy.blacklisted and not spy.pushed
+            and len(on_job(state)) > 1)
 
 
 def pushable(state: State) -> tuple[int, ...]:
-    return tuple(i for i in range(len(state.spies)) if push_refusal(state, i) is None)
+    return tuple(i for i in range(len(state.spies)) if can_push(state, i))
 
 
 def _ask_push(state: State, _: int):
-    words = AcceptWords(tuple(call_name(s.name) for s in state.spies) + NOBODY)
+    """Only the spies who may push are offered (with "nobody" or "done")."""
+    free = pushable(state)
+    words = AcceptWords(tuple(call_name(state.spies[i].name) for i in free) + NOBODY)
     key = "ask.push_more" if state.pushers else "ask.push"
-    return ask(key, words, spies=names(state, pushable(state)))
+    return ask(key, words, why="why.push", spies=names(state, free))
 
 
 @STEPS.question("push", _ask_push)
@@ -84,9 +78,6 @@ def _push(state: State, given, _: int):
             return state, (Line("said.pushers", {"spies": names(state, state.pushers)}),)
         return state, (Line("said.no_push"),)
     index = next(i for i, s in enumerate(state.spies) if call_name(s.name) == given.word)
-    reason = push_refusal(state, index)
-    if reason:
-        raise Refused(reason, spy=state.spies[index].name)
     said: tuple = ()
     if not state.pushers:
         state, said = track(state, 16)
@@ -108,7 +99,21 @@ def _scene(state: State, _: int):
     job = on_job(state)
     still = tuple(("still_ignoring", i) for i in job if state.spies[i].ignoring)
     resources = tuple(("resources", i) for i in job)
-    return push(state, *still, ("answer_interference", -1), *resources, ("prepare", -1)), said
+    return push(state, *still, ("answer_interference", -1), *resources, ("opening", -1),
+                ("prepare", -1)), said
+
+
+# the table plays: the scene's opening before the dice, the end of a scene or mini segment
+
+
+@STEPS.question("opening", lambda s, _: ask("ask.opening", AcceptContinue()))
+def _opening(state: State, given, _: int):
+    return state, ()
+
+
+@STEPS.question("narrate", lambda s, _: ask("ask.narrate", AcceptContinue()))
+def _narrate(state: State, given, _: int):
+    return state, ()
 
 
 @STEPS.question("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
@@ -187,12 +192,12 @@ def _resolve(state: State, _: int):
              Line("said.discard", {"left": left}))
     state = replace(state, opposition=left)
     if left:
-        return push(state, ("scene", -1)), said
+        return push(state, ("narrate", -1), ("scene", -1)), said
     state = replace(state, agency=0)
     said += (Line("said.segment_over", {"segment": state.segment}),)
     pushing = (("push_segment", -1),) if state.pushers else ()
     last = "finish" if state.segment == JOB_SEGMENTS else "segment"
-    return push(state, *pushing, (last, -1)), said
+    return push(state, ("narrate", -1), *pushing, (last, -1)), said
 
 
 # --------------------------------------------------------------------------- Tracks 17–18

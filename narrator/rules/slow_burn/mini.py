@@ -10,8 +10,10 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber
-from narrator.rules.flow import Out, ask, push
-from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
+from narrator.rules.flow import Out, push
+from narrator.rules.slow_burn.steps import (
+    STEPS, ask, faces_said, outcome, roll, successes, track,
+)
 from narrator.rules.slow_burn.state import (
     MINI_SCENES, PATH_END, Mini, State, names, with_spy,
 )
@@ -81,7 +83,7 @@ def _mini_resolve(state: State, _: int):
     if left and mini.scene < MINI_SCENES:
         return push(state, ("mini_scene", -1)), said
     state, more = _end(state, won=not left)
-    return state, said + more
+    return push(state, ("narrate", -1)), said + more
 
 
 def _end(state: State, won: bool) -> Out:

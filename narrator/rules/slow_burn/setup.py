@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
-from narrator.rules.flow import Refused, ask, push
-from narrator.rules.slow_burn.steps import STEPS, track
+from narrator.rules.flow import Refused, push
+from narrator.rules.slow_burn.steps import STEPS, ask, track
 from narrator.rules.slow_burn.state import (
     FLEUR_TOKENS, MAX_SPIES, MIN_SPIES, PATH_END, Item, Spy, State, with_spy,
 )

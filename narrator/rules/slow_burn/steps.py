@@ -7,11 +7,14 @@ with the spy's index, or -1 when it is about nobody in particular.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from narrator.dice import count_at_most
 from narrator.events import Dice, GameInput, Line, ReadTrack, Say, Successes, Word
 from narrator.rules.base import AcceptDice, AcceptSuccesses
+from narrator.rules.base import Accept, Expectation
 from narrator.rules.flow import Out, Steps
+from narrator.rules.flow import ask as flow_ask
 from narrator.rules.slow_burn.state import OPPOSITION_TARGET, State
 
 SIDES = 12
@@ -28,6 +31,12 @@ def track(state: State, number: int) -> Out:
     if reread == "first":
         return state, ()
     return state, (ReadTrack(tid, brief=reread == "reminder"),)
+
+
+def ask(key: str, *accepts: Accept, why: str | None = None, **params: Any) -> Expectation:
+    """A question whose "what now" reason is ``why``, by default its own ("why.resources" for
+    "ask.resources"), filled with the same params."""
+    return flow_ask(key, *accepts, why=why or "why." + key.split(".", 1)[1], **params)
 
 
 # --------------------------------------------------------------------------- dice answers
