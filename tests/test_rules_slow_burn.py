@@ -36,6 +36,12 @@ def asked(state) -> Line:
     return RULES.expects(state).prompt
 
 
+def question(state) -> str:
+    """The question's key; the Opposition roll that also offers the Fleur-de-Lis counts as
+    the Opposition roll."""
+    return asked(state).key.removesuffix("_fleur")
+
+
 def give(state, given):
     """Apply an input that must be accepted; returns the step."""
     step = RULES.apply(state, given)
@@ -58,9 +64,8 @@ def keys(said) -> list[str]:
 def autopilot(state, key: str) -> Line:
     """The answer the autopilot gives now: all successes for the spies, none for the
     Opposition, so a Job goes quickly."""
-    prompt = asked(state)
-    if prompt.key in DEFAULT:
-        return DEFAULT[prompt.key]
+    if question(state) in DEFAULT:
+        return DEFAULT[question(state)]
     spec = RULES.expects(state).find(AcceptSuccesses)
     assert spec is not None, f"the autopilot cannot answer {prompt}"
     return Successes(spec.max)
@@ -70,10 +75,9 @@ def drive(state, until: str, answers: dict | None = None, said: list | None = No
     """Answer questions until the one keyed ``until`` is asked; ``said`` collects what is said."""
     answers = answers or {}
     for _ in range(2000):
-        prompt = asked(state)
-        if prompt.key == until:
+        if question(state) == until:
             return state
-        given = answers.get(prompt.key) or autopilot(state, prompt.key)
+        given = answers.get(question(state)) or autopilot(state, question(state))
         step = give(state, given)
         if said is not None:
             said.extend(step.say)
@@ -224,7 +228,7 @@ def test_track09_track13_the_game_waits_for_next_while_the_table_plays_the_scene
     state = give(give(state, Successes(1)).state, Successes(0)).state
     assert asked(state) == Line("ask.narrate")
     step = give(state, Continue())
-    assert keys(step.say)[0] == "t09"  # the next scene only after "next"
+    assert keys(step.say)[0] == "said.scene"  # the next scene only after "next"
 
 
 def test_track12_job_dice_succeed_at_segment_plus_one():
@@ -284,7 +288,7 @@ def test_track13_discard_as_many_opposition_dice_as_the_spies_successes():
     assert step.state.opposition == 1
     assert Line("said.discard", {"left": 1}) in step.say
     assert asked(step.state).key == "ask.narrate"
-    assert "t09" in keys(give(step.state, Continue()).say)  # dice remain: a new scene
+    assert "said.scene" in keys(give(step.state, Continue()).say)  # dice remain: a new scene
 
 
 def test_track13_a_depleted_segment_starts_the_next_one():
@@ -314,7 +318,7 @@ def test_track13_after_the_seventh_segment_comes_track_18():
 def test_track11_an_agency_die_on_1_or_2_interferes():
     state = drive(begin(spies=2, persistent=(2, 0)), "ask.persistent_roll")
     quiet = give(state, Dice((3, 12)))
-    assert "t14" not in keys(quiet.say) and asked(quiet.state).key == "ask.opposition_roll"
+    assert "t14" not in keys(quiet.say) and question(quiet.state) == "ask.opposition_roll"
     loud = give(state, Dice((3, 2)))
     assert loud.state.scene.triggered == (0,)
 
@@ -328,7 +332,7 @@ def test_track11_the_table_may_say_no_interference_instead_of_faces():
 def test_track11_the_fleur_de_lis_is_a_command_the_handler_says_not_a_question_each_scene():
     state = drive(begin(spies=2), "ask.resources")
     state = give(give(give(state, Number(1)).state, Number(1)).state, Continue()).state
-    assert asked(state).key == "ask.opposition_roll"  # no "will you spend" question
+    assert asked(state).key == "ask.opposition_roll_fleur"  # no "will you spend" question
     heard = understand("I spend a fleur-de-lis", RULES.expects(state))
     assert heard == Word("fleur de lis")
     step = give(state, heard)
@@ -475,7 +479,7 @@ def test_track15_depleting_the_dice_by_the_third_scene_is_favourable_then_the_sc
     assert Line("said.interference_won", {"spies": ["Ash"]}) in step.say
     assert step.state.mini is None and asked(step.state).key == "ask.narrate"
     step = give(step.state, Continue())
-    assert keys(step.say) == ["t12"]
+    assert keys(step.say) == ["said.back_to_job", "t12"]
     assert asked(step.state).key == "ask.opposition_roll"
 
 
@@ -669,17 +673,21 @@ def test_option_reread_first_reads_each_track_once_per_episode():
     assert keys(said).count("t09") == 1 and keys(said).count("said.scene") > 1
 
 
-def test_option_reread_by_default_reads_a_track_in_full_once_then_its_short_reminder():
+def test_option_reread_by_default_reads_a_track_in_full_once_then_a_reminder_or_nothing():
     said = []
-    drive(begin(spies=2), "ask.another", said=said)
-    tracks = [s for s in said if isinstance(s, ReadTrack)]
-    assert [s.track for s in tracks if not s.brief].count("t09") == 1
-    reminders = [s for s in tracks if s.brief]
-    assert [s.track for s in reminders].count("t09") == keys(said).count("said.scene") - 1
+    drive(begin(spies=2, persistent=(3, 0)), "ask.another",
+          {"ask.persistent_roll": Word("interference"), "ask.respond": Word("ignore")},
+          said=said)
+    full = [s.track for s in said if isinstance(s, ReadTrack) and not s.brief]
+    assert all(full.count(t) == 1 for t in full) and {"t09", "t14", "t15"} <= set(full)
+    reminders = [s for s in said if isinstance(s, ReadTrack) and s.brief]
+    assert [s.track for s in reminders].count("t08") == 6  # segments 2 to 7
+    assert {s.track for s in reminders} >= {"t14", "t15"}
+    assert not {s.track for s in reminders} & {"t09", "t10", "t11", "t12", "t13"}
     for reminder in set(reminders):
-        short, full = render(SCRIPT, reminder), render(SCRIPT, ReadTrack(reminder.track))
+        short, whole = render(SCRIPT, reminder), render(SCRIPT, ReadTrack(reminder.track))
         assert len(short) == 1 and short[0].track == reminder.track
-        assert len(short[0].text) * 3 < sum(len(s.text) for s in full)
+        assert len(short[0].text) * 3 < sum(len(s.text) for s in whole)
 
 
 def test_option_reread_always_reads_every_track_in_full_every_time():
@@ -716,6 +724,7 @@ def played_routes(seed: int, options: dict) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("options", [{}, {"freed": "contact", "final_push": "onto_ten"}])
 def test_every_route_a_random_table_plays_is_an_edge_of_narrator_graph(options):
+    options = {**options, "reread": "always"}  # every track the rules go through is heard
     script = load_script(find_script(RULES.script))
     edges = set(re.findall(r'"(t\d+)" -> "(t\d+)"', to_dot(script)))
     played = set().union(*(played_routes(seed, options) for seed in range(12)))

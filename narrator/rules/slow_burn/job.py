@@ -147,8 +147,10 @@ def _roll(state: State, _: int):
 
 
 def _ask_opposition_roll(state: State, _: int):
-    fleur = (AcceptWords(FLEUR_WORDS),) if fleur_open(state) else ()
-    return ask("ask.opposition_roll", *roll(state.opposition), *fleur, dice=state.opposition)
+    if fleur_open(state):  # the Handler's last chance to spend a Fleur-de-Lis this scene
+        return ask("ask.opposition_roll_fleur", *roll(state.opposition),
+                   AcceptWords(FLEUR_WORDS), why="why.opposition_roll", dice=state.opposition)
+    return ask("ask.opposition_roll", *roll(state.opposition), dice=state.opposition)
 
 
 @STEPS.question("opposition_roll", _ask_opposition_roll)

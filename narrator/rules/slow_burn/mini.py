@@ -83,7 +83,12 @@ def _mini_resolve(state: State, _: int):
     if left and mini.scene < MINI_SCENES:
         return push(state, ("mini_scene", -1)), said
     state, more = _end(state, won=not left)
-    return push(state, ("narrate", -1)), said + more
+    return push(state, ("narrate", -1), ("back_to_job", -1)), said + more
+
+
+@STEPS.action("back_to_job")
+def _back_to_job(state: State, _: int):
+    return state, (Line("said.back_to_job"),)
 
 
 def _end(state: State, won: bool) -> Out:

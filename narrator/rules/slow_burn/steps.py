@@ -21,16 +21,25 @@ SIDES = 12
 STEPS = Steps()
 
 
+#: tracks said again as a short reminder after their first reading in an episode (option
+#: reread=reminder): the ones that start something. The scene's own Tracks 9-13 come round
+#: every scene, and what the game says and asks there already tells the table where it is.
+REMINDED = (7, 8, 14, 15, 16, 17, 19)
+
+
 def track(state: State, number: int) -> Out:
     """Read track ``number``: in full the first time in an episode; after that its short
-    reminder (option ``reread=reminder``), nothing (``first``) or in full again (``always``)."""
+    reminder (option ``reread=reminder``, tracks in REMINDED), nothing (``first``, or a scene
+    track), or in full again (``always``)."""
     tid = f"t{number:02d}"
     if tid not in state.read:
         return replace(state, read=state.read + (tid,)), (ReadTrack(tid),)
     reread = state.options.reread
-    if reread == "first":
-        return state, ()
-    return state, (ReadTrack(tid, brief=reread == "reminder"),)
+    if reread == "always":
+        return state, (ReadTrack(tid),)
+    if reread == "reminder" and number in REMINDED:
+        return state, (ReadTrack(tid, brief=True),)
+    return state, ()
 
 
 def ask(key: str, *accepts: Accept, why: str | None = None, **params: Any) -> Expectation:
