@@ -67,7 +67,7 @@ def autopilot(state, key: str) -> Line:
     if question(state) in DEFAULT:
         return DEFAULT[question(state)]
     spec = RULES.expects(state).find(AcceptSuccesses)
-    assert spec is not None, f"the autopilot cannot answer {prompt}"
+    assert spec is not None, f"the autopilot cannot answer {asked(state)}"
     return Successes(spec.max)
 
 
