@@ -173,9 +173,11 @@ def report(tally: Tally, turns: bool, top: int) -> None:
     for name, runs in tally.units.items():
         seconds = [u.seconds for u in runs]
         answers = [u.answers for u in runs]
+        nexts = statistics.mean(u.nexts for u in runs)
         print(f"  {name}: {len(runs)} played; speech mean {clock(statistics.mean(seconds))}, "
               f"max {clock(max(seconds))}; answers mean {statistics.mean(answers):.1f}, "
-              f"median {statistics.median(answers):g}, max {max(answers)}")
+              f"median {statistics.median(answers):g}, max {max(answers)}; "
+              f"'next' mean {nexts:.1f}")
         if turns:
             for n, unit in enumerate(runs, 1):
                 print(f"    {name} {n}: {clock(unit.seconds)}, {unit.answers} answers, "

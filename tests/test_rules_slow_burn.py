@@ -729,3 +729,19 @@ def test_every_route_a_random_table_plays_is_an_edge_of_narrator_graph(options):
     edges = set(re.findall(r'"(t\d+)" -> "(t\d+)"', to_dot(script)))
     played = set().union(*(played_routes(seed, options) for seed in range(12)))
     assert played - edges == set(), "routes played that narrator graph does not show"
+
+
+def test_a_typical_scene_takes_eight_answers_and_two_nexts():
+    """Three spies, one resource each, one persistent Agency die, no interference: each
+    resource, the persistent roll, the Opposition roll and each Job roll; "next" for the
+    opening and the end. (Before issue 15: nine answers, one of them the Fleur-de-Lis.)"""
+    state = drive(begin(spies=3, persistent=(1, 0, 0)), "ask.resources")
+    answers, nexts = 0, 0
+    while True:
+        given = autopilot(state, question(state))
+        state = give(state, given).state
+        nexts += isinstance(given, Continue)
+        answers += not isinstance(given, Continue)
+        if state.scene.number == 2 and question(state) == "ask.resources":
+            break
+    assert (answers, nexts) == (8, 2)
