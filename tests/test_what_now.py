@@ -37,7 +37,7 @@ def test_ask_carries_why_filled_with_the_question_s_params():
 def test_wanted_names_the_answers_in_a_few_words():
     assert wanted(ask("q", AcceptDice(6, 2, 2))) == "the faces of 2 six-sided dice"
     assert wanted(ask("q", AcceptDice(8))) == "the face of an eight-sided die"
-    assert wanted(ask("q", AcceptWords(("higher", "lower")))) == "higher or lower"
+    assert wanted(ask("q", AcceptWords(("higher", "lower")))) == '"higher" or "lower"'
 
 
 def test_what_now_without_a_why_restates_the_question():
@@ -51,7 +51,7 @@ def test_what_now_says_why_when_the_game_gives_one():
     session = game_session("higher-lower")
     session.replay([Continue(), Number(3), Dice((4,))])
     [line] = said(session, "what now").said
-    assert line.text.startswith("The game is waiting for higher or lower: ")
+    assert line.text.startswith('The game is waiting for "higher" or "lower": ')
     assert line.text.endswith(".") and line.text.count(". ") == 0  # one sentence
 
 
