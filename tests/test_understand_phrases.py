@@ -129,7 +129,8 @@ def test_table_talk_with_command_words_is_neither_understood_nor_a_whole_phrase(
         assert not grammar(expectation, mode).matches(talk), (talk, mode)
 
 
-@pytest.mark.parametrize("said", ["-1", "1.5", "3.0", "-3"])
+@pytest.mark.parametrize("said", ["-1", "1.5", "3.0", "-3", "\u22121", "\u20131", "+1", "- 1",
+                                  ".5", "1\u00bd", "1,5", "four and -1", "2 and 1.5"])
 def test_signed_or_fractional_numbers_are_not_numbers(said):
     expectation = ask(AcceptNumber(-5, 5), AcceptDice(6, 1, 3), AcceptSuccesses(5))
     assert isinstance(understand(said, expectation), Unclear)
