@@ -61,6 +61,7 @@ MEANS = {
     "it's heads": Word("heads"), "tails": Word("tails"), "merit": Word("merit"),
     "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),
     "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
+    "what now": "whatnow", "what are we waiting for": "whatnow",
 }
 #: in these moments "next" and "go on" are controls, not the game's Continue
 CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},
