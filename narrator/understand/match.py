@@ -21,6 +21,7 @@ from narrator.understand.expect import (
     AcceptWords,
     Expectation,
 )
+from narrator.understand.describe import wanted
 from narrator.understand.phrases import Phrase, continues, is_free, phrases
 from narrator.understand.template import parse_text
 from narrator.understand.words import counted, normalise, with_article
@@ -105,7 +106,15 @@ def _dice(caps: tuple, accept: AcceptDice, said: str) -> Dice | Unclear:
     return Dice(tuple(faces))
 
 
+#: how long a list of answers the reason for a refusal names (a longer one: "help" says it)
+NAMED_ANSWERS = 80
+
+
 def _not_now(said: str, expectation: Expectation | None) -> str:
+    """Why ``said`` is not taken: what the question takes instead (or where to hear it)."""
     if expectation is None or expectation.over:
         return f"I didn't catch a command in \"{said}\"."
-    return f"\"{said}\" isn't something I can take now. Say \"help\" to hear what I can take."
+    what = wanted(expectation)
+    if len(what) <= NAMED_ANSWERS:
+        return f"\"{said}\" doesn't answer this question: it takes {what}."
+    return f"\"{said}\" isn't one of the answers to this question; \"help\" says them all."
