@@ -191,7 +191,7 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
         ended = run(session, ears, captions, journal, mouth, first, cues)
     finally:
         if log is not None:
-            log.close(ended)
+            log.close(ended is True)  # also when stopped by Ctrl+C or an error
         journal.close()
         for device in (mouth, cues):
             if device is not None:

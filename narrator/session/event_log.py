@@ -11,7 +11,7 @@ epoch) and is flushed at once:
   ``prompt``, ``accepts``, ``phrases``: what can be said, in words);
 * ``heard``: an utterance (``text``, ``engine``, ``confidence``, ``sure``, ``meaning``);
 * ``applied``: a game input kept in the journal and acted on (``input``); ``undone``: go back;
-* ``end``: the session stopped (``completed``: the game reached its end).
+* ``end``: the session stopped, however it stopped (``completed``: the game reached its end).
 
 The log wraps what the loop already talks to (its captions, ears, mouth, earcons and journal),
 so the loop itself is unchanged. A log that cannot be written says so once, and the game goes
@@ -63,10 +63,9 @@ class EventLog:
             _close_quietly(file)
             self._fail(self._path, exc)
 
-    def close(self, completed: bool | None = None) -> None:
-        """Write ``end`` (when ``completed`` is known) and close the file."""
-        if completed is not None:
-            self.write("end", completed=completed)
+    def close(self, completed: bool) -> None:
+        """Write ``end`` and close the file."""
+        self.write("end", completed=completed)
         if self._file is not None:
             _close_quietly(self._file)
             self._file = None
