@@ -1,7 +1,9 @@
 """Capture and endpointing: 16 kHz mono frames from a microphone, cut into utterances.
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
-30 ms frames over a queue; it counts overflows reported in the callback status. ``Endpointer``
+30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
+the callback status. Given an echo canceller (``voice/echo.py``), it takes the narrator's own
+voice out of each frame as it is read. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on.
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+
+from narrator.voice.echo import SampleClock
 
 RATE = 16000
 FRAME = 480  # samples: 30 ms
@@ -101,14 +105,16 @@ class Endpointer:
 class Mic:
     """A 16 kHz mono int16 input stream; ``read(timeout)`` gives one 30 ms frame or None."""
 
-    def __init__(self, device: str | int | None = None) -> None:
+    def __init__(self, device: str | int | None = None, echo=None) -> None:
         import sounddevice as sd
 
-        self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
+        self.echo = echo  # an EchoCanceller, or None: the frames as captured
+        self._frames: queue.Queue[tuple[float, bytes]] = queue.Queue(maxsize=400)
         self.overflows = 0
         self.dropped = 0
         self._opened_at = time.monotonic()
         self._heard_at: float | None = None
+        self._clock = SampleClock(RATE, output=False)
         try:
             self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
                                              channels=1, dtype="int16", callback=self._callback)
@@ -119,13 +125,17 @@ class Mic:
                                f"--input text.") from exc
 
     def _callback(self, data, frames, when, status) -> None:
-        self._heard_at = time.monotonic()
+        self._heard_at = now = time.monotonic()
+        ago = when.currentTime - when.inputBufferAdcTime
+        if not 0.0 <= ago < 1.0:  # no usable time stamps from this host API
+            ago = self._stream.latency
+        at = self._clock.stamp(now - ago - frames / RATE, frames)
         if status.input_overflow:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
         try:
-            self._frames.put_nowait(bytes(data))
+            self._frames.put_nowait((at, bytes(data)))
         except queue.Full:
             self.dropped += 1
 
@@ -139,14 +149,18 @@ class Mic:
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
-            return self._frames.get(timeout=timeout)
+            at, frame = self._frames.get(timeout=timeout)
         except queue.Empty:
             return None
+        return frame if self.echo is None else self.echo.clean(frame, at)
 
     def drain(self) -> None:
         """Forget audio captured so far (e.g. while listening was off)."""
-        while self.read(timeout=0) is not None:
-            pass
+        while True:
+            try:
+                self._frames.get_nowait()
+            except queue.Empty:
+                return
 
     def close(self) -> None:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
