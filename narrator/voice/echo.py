@@ -24,12 +24,14 @@ RATE = 16000
 STEP = 160                 # AEC3 takes 10 ms frames
 LEAD = 0.02                # the reference is fed this far ahead of its echo (AEC3 needs it first)
 CLOCK_WINDOW = 2.0         # seconds of callbacks a stream's clock is anchored over
-RESYNC = 0.1               # seconds the anchor must be off by before it moves (jitter stays)
+RESYNC = 0.1               # seconds the anchor must be off by before it moves back (jitter)
+SLIP = 0.005               # seconds it must be off by to move on (a stream that fell behind)
 SEARCH = (-0.5, 0.8)       # seconds of lag the delay tracker searches
 WINDOW = 1.5               # seconds of capture it correlates
 EVERY = 1.0                # seconds between its estimates
 MIN_PEAK = 0.3             # normalised correlation an estimate needs
 KEEP = 3                   # estimates the median is taken over
+HOLD = 0.05                # a change the canceller follows itself (AEC3 estimates delay too)
 
 
 class SampleClock:
@@ -37,12 +39,14 @@ class SampleClock:
     count: callbacks come in bursts on a busy machine or through PulseAudio, so their own times
     jitter. The count is anchored on the callback that came with the least delay among those
     of the last CLOCK_WINDOW seconds: the latest one for output (blocks are asked for early),
-    the earliest for input (they are handed over late). The anchor moves only when that is
-    RESYNC off (the stream stalled or lost audio), so the blocks' times stay contiguous."""
+    the earliest for input (they are handed over late). The anchor moves on at once when a
+    callback shows the stream fell behind (an output underrun), otherwise only when it is
+    RESYNC off (lost audio), so the blocks' times stay contiguous through jitter."""
 
     def __init__(self, rate: int, output: bool) -> None:
         self.rate = rate
         self._pick = max if output else min
+        self._later = 1.0 if output else -1.0  # the direction in which the stream falls behind
         self._count = 0
         self._anchor: float | None = None
         self._anchors: deque[tuple[float, float]] = deque()
@@ -53,7 +57,8 @@ class SampleClock:
         while self._anchors[0][0] < now - CLOCK_WINDOW:
             self._anchors.popleft()
         best = self._pick(a for _, a in self._anchors)
-        if self._anchor is None or abs(best - self._anchor) > RESYNC:
+        off = best - self._anchor if self._anchor is not None else 0.0
+        if self._anchor is None or off * self._later > SLIP or abs(off) > RESYNC:
             self._anchor = best
         at = self.time_of(self._count)
         self._count += frames
@@ -154,7 +159,8 @@ def estimate_lag(capture: np.ndarray, reference: np.ndarray, before: int) -> tup
 
 
 class DelayTracker:
-    """The output → capture delay in seconds, re-estimated while the narrator is heard."""
+    """The output → capture delay in seconds, re-estimated while the narrator is heard; a
+    change under HOLD is left to the canceller, which re-adapts after every jump."""
 
     def __init__(self, reference: OutputReference, seconds: float = 0.0) -> None:
         self.reference = reference
@@ -162,6 +168,7 @@ class DelayTracker:
         self.estimates: deque[float] = deque(maxlen=KEEP)
         self._capture: deque[np.ndarray] = deque(maxlen=int(WINDOW * RATE / 480) + 1)
         self._last = -EVERY
+        self._found = False
 
     def observe(self, frame: np.ndarray, at: float) -> None:
         """Keep a captured frame (float32, heard from ``at``); estimate when it is time."""
@@ -179,7 +186,9 @@ class DelayTracker:
         lag, peak = estimate_lag(capture, reference, round(before * RATE))
         if peak >= MIN_PEAK:
             self.estimates.append(lag / RATE)
-            self.seconds = float(np.median(self.estimates))
+            median = float(np.median(self.estimates))
+            if not self._found or abs(median - self.seconds) > HOLD:
+                self.seconds, self._found = median, True
 
 
 def _level(x: np.ndarray) -> float:

@@ -2,8 +2,9 @@
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
 30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
-the callback status. Given an echo canceller (``voice/echo.py``), it takes the narrator's own
-voice out of each frame as it is read. ``Endpointer``
+the callback status. Given an echo canceller (``voice/echo.py``), a thread of its own takes
+the narrator's voice out of each frame as it comes in, so cancellation keeps up with the sound
+even while a recogniser decoding holds up the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on.
@@ -109,7 +110,10 @@ class Mic:
         import sounddevice as sd
 
         self.echo = echo  # an EchoCanceller, or None: the frames as captured
-        self._frames: queue.Queue[tuple[float, bytes]] = queue.Queue(maxsize=400)
+        self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
+        self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
+        if echo is not None:
+            threading.Thread(target=self._cancel, name="echo-cancel", daemon=True).start()
         self.overflows = 0
         self.dropped = 0
         self._opened_at = time.monotonic()
@@ -135,9 +139,21 @@ class Mic:
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
         try:
-            self._frames.put_nowait((at, bytes(data)))
+            if self.echo is None:
+                self._frames.put_nowait(bytes(data))
+            else:
+                self._captured.put_nowait((at, bytes(data)))
         except queue.Full:
             self.dropped += 1
+
+    def _cancel(self) -> None:
+        """Echo-cancel each captured frame as it comes (until ``close``)."""
+        while (captured := self._captured.get()) is not None:
+            at, frame = captured
+            try:
+                self._frames.put_nowait(self.echo.clean(frame, at))
+            except queue.Full:
+                self.dropped += 1
 
     @property
     def alive(self) -> bool:
@@ -149,23 +165,23 @@ class Mic:
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
-            at, frame = self._frames.get(timeout=timeout)
+            return self._frames.get(timeout=timeout)
         except queue.Empty:
             return None
-        return frame if self.echo is None else self.echo.clean(frame, at)
 
     def drain(self) -> None:
         """Forget audio captured so far (e.g. while listening was off)."""
-        while True:
-            try:
-                self._frames.get_nowait()
-            except queue.Empty:
-                return
+        while self.read(timeout=0) is not None:
+            pass
 
     def close(self) -> None:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
         for good, so the stream is aborted (no draining) on a helper thread, and the caller
         waits for it at most a second."""
+        try:
+            self._captured.put_nowait(None)  # the canceller's thread ends
+        except queue.Full:
+            pass  # it is stuck or gone; a daemon thread does not hold the process
         closer = threading.Thread(target=self._release, name="microphone-close", daemon=True)
         closer.start()
         closer.join(timeout=1.0)
