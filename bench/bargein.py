@@ -57,6 +57,7 @@ LEVELS = (0.0, -6.0)  # dB of the player's speech relative to the narrator's
 ACT_WITHIN = 5.0
 SETTLE = 3.0  # seconds of reading before a command is said
 CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
+STATES = ("[reading]", "[listening]", PAUSED)
 
 
 def slow_burn() -> Session:
@@ -199,11 +200,14 @@ class Room:
     def reading_again(self) -> bool:
         """Back to reading Track 1 from wherever the last trial left the session."""
         t = time.monotonic()
-        state = [c for c in self.captions.shown if c[1] == "state"][-1][2]
-        if state == "[reading]" and self.mouth.is_speaking:
-            return True
+        state = [c[2] for c in self.captions.shown if c[2] in STATES][-1]
+        if state == "[reading]":
+            return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
         self.ears.typed.append("resume" if state == PAUSED else "repeat")
-        return self.wait(lambda c: c[2] == "[reading]", t, 15) is not None
+        if self.wait(lambda c: c[2] == "[reading]", t, 15) is None:
+            print(f"  the session: {[c[2][:60] for c in self.captions.shown[-6:]]}")
+            return False
+        return True
 
     def say(self, clip: Path) -> float:
         """Play a player's clip into the room; when it ended (monotonic)."""
