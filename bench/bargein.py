@@ -304,8 +304,10 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     if ok and stops:
                         latencies.append(stops[0] - spoken + room.mouth._player.latency)
                     results[db].append(ok)
+                    heard = [h[2] for h in room.ears.heard if h[0] > spoken - 0.5]
                     print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
-                          + (f" {1000 * (stops[0] - spoken):.0f} ms" if ok and stops else ""))
+                          + (f" {1000 * (stops[0] - spoken):.0f} ms" if ok and stops else "")
+                          + f"  heard {heard}")
     finally:
         room.close()
     for db, got in results.items():
