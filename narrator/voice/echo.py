@@ -14,6 +14,7 @@ median of its recent estimates.
 
 from __future__ import annotations
 
+import atexit
 import sys
 import threading
 from collections import deque
@@ -138,8 +139,18 @@ class OutputReference:
         return out
 
 
+    def forget(self) -> None:
+        """Drop the writers' clocks and resamplers (at exit: soxr's native objects must go
+        before the interpreter, or it warns of leaks)."""
+        with self._lock:
+            self._clocks.clear()
+            self._resamplers.clear()
+            self._made.clear()
+
+
 #: what this process plays; every Player writes to it, every microphone reads it
 PLAYED = OutputReference()
+atexit.register(PLAYED.forget)
 
 
 def estimate_lag(capture: np.ndarray, reference: np.ndarray, before: int) -> tuple[int, float]:
