@@ -159,13 +159,13 @@ def _stash_change(state: State, given) -> Out:
 # --------------------------------------------------------------------------- load
 
 
-def _loaded(state: State) -> list[int]:
+def loaded(state: State) -> list[int]:
     return [i for i in state.active() if state.crew[i].load]
 
 
-@entry("item", phases=("score",), among=_loaded)
+@entry("item", phases=("score",), among=loaded)
 def _item(state: State) -> Out:
-    return step(begin(state, "item", "item.size", among=_loaded(state)))
+    return step(begin(state, "item", "item.size", among=loaded(state)))
 
 
 @question("item.size", lambda s: Line("ask.item", _name(s)),

@@ -11,8 +11,9 @@ from narrator.rules.flow import Out
 from narrator.rules.blades.flow import (
     MENU, entry, menu_words, question, roll_accepts, roll_prompt, step,
 )
+from narrator.rules.blades.action import start_with
 from narrator.rules.blades.judge import judge
-from narrator.rules.blades.state import LOADS, Character, State, unique
+from narrator.rules.blades.state import ACTIONS, LOADS, Character, State, unique
 
 # --------------------------------------------------------------------------- setup
 
@@ -52,9 +53,17 @@ def _recruit_name(state: State, given) -> Out:
 # --------------------------------------------------------------------------- the phase menu
 
 
+def _menu_accepts(s: State) -> tuple[str, ...]:
+    """The menu words, and an action's name when someone can act (it starts that roll)."""
+    words = menu_words(s)
+    return words + (ACTIONS if "action" in words else ())
+
+
 @question("menu", lambda s: Line(f"ask.menu.{s.phase}", {"choices": list(menu_words(s))}),
-          lambda s: (AcceptWords(menu_words(s)),))
+          lambda s: (AcceptWords(_menu_accepts(s)),))
 def _menu(state: State, given) -> Out:
+    if given.word in ACTIONS:
+        return start_with(state, given.word)
     return MENU[given.word].start(state)
 
 
@@ -65,7 +74,7 @@ def _next_phase(state: State) -> Out:
                     Line("phase.planning"))
     if state.phase == "score":
         return step(replace(state, phase="downtime").menu().then("payoff"), Line("phase.payoff"))
-    crew = tuple(replace(c, load="", items=0, activities=0) for c in state.crew)
+    crew = tuple(replace(c, load="", items=0, activities=0, trained=()) for c in state.crew)
     return step(replace(state, phase="free_play", crew=crew, target="", plan="").menu(),
                 Line("phase.free_play"))
 
@@ -95,7 +104,8 @@ def _next_load(state: State) -> State:
 @question("plan.load", lambda s: Line("ask.load", {"name": s.who().name}),
           lambda s: (AcceptWords(tuple(LOADS)),))
 def _load(state: State, given) -> Out:
-    state = state.with_character(state.get("who"), replace(state.who(), load=given.word))
+    state = state.with_character(state.get("who"),
+                                 replace(state.who(), load=given.word, armor_marked=0))
     return step(_next_load(state),
                 Line("load.chosen", {"name": state.who().name, "load": given.word,
                                      "items": LOADS[given.word]}),
@@ -126,7 +136,7 @@ def _payoff(state: State, given) -> Out:
     said = [Line("coin.crew", {"coin": coin})]
     if coin > state.lair_coin:
         said.append(Line("coin.over_lair", {"coin": coin, "limit": state.lair_coin}))
-    return step(replace(state, coin=coin).then("heat"), *said)
+    return step(replace(state, coin=coin).then("rep"), *said)
 
 
 @question("heat", lambda s: Line("ask.heat"), lambda s: (AcceptNumber(0, 10),))
