@@ -16,7 +16,7 @@ from narrator.events import (
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
-from narrator.understand import controls, describe
+from narrator.understand import controls, describe, wanted
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -189,6 +189,8 @@ class Session:
             return Outcome(list(self.last_said), control="repeat")
         if name == "help":
             return Outcome(self.help())
+        if name == "whatnow":
+            return Outcome(self.what_now())
         if name == "status":
             return Outcome(self._say(self.rules.status(self.state)))
         if name == "goto":
@@ -234,6 +236,21 @@ class Session:
         sentences.append(Said("Any time: " + ", ".join(controls()) + ".", "info"))
         return sentences
 
+    def what_now(self, mode: str = "asking") -> list[Said]:
+        """"what now": one sentence saying what the game waits for and why (``mode``
+        "reading" or "paused": what the shell is doing comes first)."""
+        expectation = self.expectation
+        if self._pending is not None:
+            waits = f"waiting for yes or no: {_read_back(self._pending[0])} counts once you say yes."
+        elif expectation.over:
+            return [Said("Nothing: the game is over.", "info")]
+        elif expectation.why is not None:
+            waits = f"waiting for {wanted(expectation)}: {_sentence(self._text(expectation.why))}"
+        else:
+            question = _sentence(self._text(expectation.prompt))
+            waits = f"waiting for {wanted(expectation)}, to answer: {question}"
+        return [Said(WHILE.get(mode, "The game is ") + waits, "info")]
+
     def _refused(self, step: Step) -> list[Said]:
         """A refused input: the reason, then the question again ("Nothing on a die is higher
         than 6. The die shows 6. Will the next roll be higher or lower?")."""
@@ -260,6 +277,17 @@ class Session:
     def _remember(self, said: list[Said]) -> list[Said]:
         self.last_said = said
         return said
+
+
+#: how "what now" begins when the shell reads or is paused
+WHILE = {"reading": "After this reading, the game is ",
+         "paused": "Paused (say resume to go on), then the game is "}
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence does."""
+    text = text.strip()
+    return text if text[-1:] in ".?!" else text + "."
 
 
 def _read_back(given: GameInput) -> str:
