@@ -89,8 +89,10 @@ def _resist(state: State, given) -> Out:
 
 
 @question("con.rating",
-          lambda s: Line("ask.attribute_rating", {**_name(s), "attribute": s.get("attribute"),
-                                                  "actions": list(ATTRIBUTES[s.get("attribute")])}),
+          lambda s: Line("ask.attribute_rating", {
+              **_name(s), "attribute": s.get("attribute"),
+              # one field each: the actions are counted here, not answers to choose from
+              **dict(zip(("a", "b", "c", "d"), ATTRIBUTES[s.get("attribute")]))}),
           lambda s: (AcceptNumber(0, 4),))
 def _rating(state: State, given) -> Out:
     """An attribute's rating is how many of its four actions have a first dot (SRD "Attribute

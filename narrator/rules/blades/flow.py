@@ -12,7 +12,7 @@ from typing import Callable
 
 from narrator.events import GameInput, Line, Number, Say
 from narrator.rules.base import Accept, AcceptDice, AcceptNumber, AcceptWords, Expectation
-from narrator.rules.flow import Out, Refused, Steps
+from narrator.rules.flow import Out, Steps
 from narrator.rules.blades.judge import dice_to_roll
 from narrator.rules.blades.state import State, spoken
 
@@ -77,7 +77,7 @@ def begin(state: State, flow: str, first: str, among: list[int] | None = None,
 def character_accepts(state: State, indexes: list[int], *extra: str) -> tuple[Accept, ...]:
     """A character is chosen by name or by their number in the roster (1 is the first)."""
     names = tuple(spoken(state.crew[i].name) for i in indexes)
-    return (AcceptWords(names + extra), AcceptNumber(1, len(state.crew)))
+    return (AcceptWords(names + extra),) + tuple(AcceptNumber(i + 1, i + 1) for i in indexes)
 
 
 def chosen_character(state: State, given: GameInput) -> int | None:
@@ -105,7 +105,4 @@ def names(state: State, indexes: list[int]) -> list[str]:
 @question("who", lambda s: Line("ask.who", {"names": names(s, list(s.get("among")))}),
           lambda s: character_accepts(s, list(s.get("among"))))
 def _who(state: State, given: GameInput) -> Out:
-    index = chosen_character(state, given)
-    if index not in state.get("among"):
-        raise Refused("reject.not_them", name=state.crew[index].name)
-    return step(state.then(state.get("next"), who=index))
+    return step(state.then(state.get("next"), who=chosen_character(state, given)))
