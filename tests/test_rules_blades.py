@@ -716,3 +716,18 @@ def test_options_out_of_range_are_refused_with_the_range(pair):
     from narrator.rules.options import OptionError
     with pytest.raises(OptionError, match="whole number from"):
         RULES.options.parse([pair])
+
+
+# --------------------------------------------------------------------------- answers per turn
+
+
+def test_answers_per_action_roll_and_chained_consequence_meet_the_issue_15_targets():
+    """bench/blades_answers.py counts the answers a table gives; on main an action roll took
+    11 and a resisted harm 10."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from blades_answers import SCENARIOS, run
+    counted = {s.name: (run(s), s.target) for s in SCENARIOS if s.target}
+    assert len(counted) == 3
+    assert all(n <= target for n, target in counted.values()), counted
