@@ -731,3 +731,12 @@ def test_answers_per_action_roll_and_chained_consequence_meet_the_issue_15_targe
     counted = {s.name: (run(s), s.target) for s in SCENARIOS if s.target}
     assert len(counted) == 3
     assert all(n <= target for n, target in counted.values()), counted
+
+
+def test_what_now_the_roll_and_its_consequence_say_why_they_wait():
+    state = action_until_dice(crew("Cross"))
+    assert RULES.expects(state).why == Line("why.roll", prompt(state).params)
+    state, _ = play(state, "five three")
+    assert RULES.expects(state).why.key == "why.consequence"
+    state, _ = play(state, "harm")
+    assert RULES.expects(state).why.key == "why.resist"

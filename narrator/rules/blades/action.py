@@ -55,7 +55,7 @@ def _action_words(s: State) -> tuple[str, ...]:
 @question("act.action",
           lambda s: Line("ask.action.same" if s.who().last else "ask.action",
                          {**_name(s), "last": s.who().last}),
-          lambda s: (AcceptWords(_action_words(s)),))
+          lambda s: (AcceptWords(_action_words(s)),), why="why.action")
 def _which_action(state: State, given) -> Out:
     action = state.who().last if given.word == SAME else given.word
     return step(state.then("act.route", action=action))
@@ -75,7 +75,7 @@ def _route(state: State) -> Out:
 
 
 @question("act.rating", lambda s: Line("ask.rating", {**_name(s), "action": s.get("action")}),
-          lambda s: (AcceptNumber(0, 4),))
+          lambda s: (AcceptNumber(0, 4),), why="why.rating")
 def _rating(state: State, given) -> Out:
     who = state.get("who")
     state = state.with_character(who, state.who().with_rating(state.get("action"), given.value))
@@ -111,7 +111,7 @@ def _dice_prompt(s: State) -> Line:
     n = pool(s)
     return Line("ask.roll.zero" if n <= 0 else "ask.roll", {
         **_name(s), "action": s.get("action"), "position": s.get("position"),
-        "effect": s.get("effect"), "count": n, "dice": "die" if n == 1 else "dice",
+        "effect": s.get("effect"), "count": n,
         "changes": [_shown(s, w) for w in changes(s)]})
 
 
@@ -121,7 +121,8 @@ def _shown(s: State, word: str) -> str:
 
 
 @question("act.dice", _dice_prompt,
-          lambda s: roll_accepts(pool(s)) + (AcceptWords(changes(s), (RATING,)),))
+          lambda s: roll_accepts(pool(s)) + (AcceptWords(changes(s), (RATING,)),),
+          why="why.roll")
 def _dice(state: State, given) -> Out:
     if hasattr(given, "faces"):
         return _judge(state, given.faces)

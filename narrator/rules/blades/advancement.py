@@ -40,7 +40,7 @@ def _next_scoundrel(state: State, after: int) -> State:
 @question("xp.session", lambda s: Line("ask.session_xp", {"name": s.who().name,
                                                           "max": SESSION_XP_MAX}),
           lambda s: (AcceptNumber(0, SESSION_XP_MAX),
-                     AcceptWords((), tuple(XP_TRACKS))))
+                     AcceptWords((), tuple(XP_TRACKS))), why="why.session_xp")
 def _session(state: State, given) -> Out:
     """A number goes on the playbook track; "prowess 2" puts it on an attribute instead (SRD:
     any track the player wants)."""
@@ -56,7 +56,7 @@ def _session(state: State, given) -> Out:
 
 
 @question("xp.crew", lambda s: Line("ask.crew_xp", {"max": CREW_XP_MAX}),
-          lambda s: (AcceptNumber(0, CREW_XP_MAX),))
+          lambda s: (AcceptNumber(0, CREW_XP_MAX),), why="why.crew_xp")
 def _crew(state: State, given) -> Out:
     """A full crew track is an advance: each scoundrel's stash gains the tier + 2 in profits
     (SRD "Profits")."""
@@ -80,7 +80,7 @@ def trainable(s: State) -> tuple[str, ...]:
 
 @question("train.track", lambda s: Line("ask.train", {"name": s.who().name,
                                                       "tracks": list(trainable(s))}),
-          lambda s: (AcceptWords(trainable(s)),))
+          lambda s: (AcceptWords(trainable(s)),), why="why.train")
 def _train(state: State, given) -> Out:
     """Training marks 1 xp on a track, each track once per downtime."""
     who = state.get("who")
@@ -93,7 +93,7 @@ def _train(state: State, given) -> Out:
 
 
 @question("rep", lambda s: Line("ask.target_tier", {"tier": s.tier}),
-          lambda s: (AcceptNumber(0, TIER_MAX),))
+          lambda s: (AcceptNumber(0, TIER_MAX),), why="why.rep")
 def _rep(state: State, given) -> Out:
     """A score earns 2 rep, +1 per tier the target is above the crew, -1 per tier below
     (at least 0); the tracker holds 12 (SRD "Development")."""
@@ -137,7 +137,7 @@ def _armor(state: State) -> Out:
 
 
 @question("armor.wear", lambda s: Line("ask.armor", {"name": s.who().name}),
-          lambda s: (AcceptWords(tuple(ARMOR)),))
+          lambda s: (AcceptWords(tuple(ARMOR)),), why="why.armor")
 def _wear(state: State, given) -> Out:
     """Armor gives one box, heavy armor a second; a marked box stays marked until the next
     load is chosen (SRD "Armor")."""

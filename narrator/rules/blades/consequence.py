@@ -54,7 +54,7 @@ def _offered(s: State) -> tuple[str, ...]:
 
 @question("con.kind",
           lambda s: Line(f"ask.consequence.{s.get('position')}.{s.get('result')}", _name(s)),
-          lambda s: (AcceptWords(_offered(s) + (NONE,)),))
+          lambda s: (AcceptWords(_offered(s) + (NONE,)),), why="why.consequence")
 def _kind(state: State, given) -> Out:
     if given.word == NONE:
         return step(state.menu(), Line("consequence.none"))
@@ -72,7 +72,8 @@ def _resist_prompt(s: State) -> Line:
         "position": WORSE.get(s.get("position"), ""), "armor": s.who().armor_left})
 
 
-@question("con.resist", _resist_prompt, lambda s: (AcceptWords(_resist_words(s)),))
+@question("con.resist", _resist_prompt, lambda s: (AcceptWords(_resist_words(s)),),
+          why="why.resist")
 def _resist(state: State, given) -> Out:
     if given.word == TAKE:
         return _suffer(state, lowered=False)
@@ -93,7 +94,7 @@ def _resist(state: State, given) -> Out:
               **_name(s), "attribute": s.get("attribute"),
               # one field each: the actions are counted here, not answers to choose from
               **dict(zip(("a", "b", "c", "d"), ATTRIBUTES[s.get("attribute")]))}),
-          lambda s: (AcceptNumber(0, 4),))
+          lambda s: (AcceptNumber(0, 4),), why="why.attribute_rating")
 def _rating(state: State, given) -> Out:
     """An attribute's rating is how many of its four actions have a first dot (SRD "Attribute
     Ratings"); asked once, then kept on the sheet."""
@@ -109,13 +110,13 @@ def pool(s: State) -> int:
 def _dice_prompt(s: State) -> Line:
     n = pool(s)
     return Line("ask.resist_dice.zero" if n <= 0 else "ask.resist_dice",
-                {"count": n, "dice": "die" if n == 1 else "dice",
+                {"count": n,
                  "attribute": s.get("attribute"), "push": not s.get("bonus")})
 
 
 @question("con.dice", _dice_prompt,
           lambda s: roll_accepts(pool(s)) + ((AcceptWords((PUSH,)),) if not s.get("bonus")
-                                             else ()))
+                                             else ()), why="why.resist_dice")
 def _dice(state: State, given) -> Out:
     """Pushing adds a die for 2 stress (SRD "Pushing Yourself"). The roll costs 6 stress minus
     the kept die, and a critical clears 1 instead (SRD "Resistance & Armor")."""
@@ -168,7 +169,7 @@ def _clock_names(s: State) -> list[str]:
           lambda s: Line("ask.complication_clock", {"ticks": s.get("ticks"),
                                                     "names": _clock_names(s)}),
           lambda s: (AcceptWords(tuple(spoken(n) for n in _clock_names(s)) + (NONE,)),
-                     AcceptNumber(1, len(_clock_names(s)))))
+                     AcceptNumber(1, len(_clock_names(s)))), why="why.complication_clock")
 def _clock(state: State, given) -> Out:
     """A complication ticks a clock the table names, or is played out ("none")."""
     names = _clock_names(state)

@@ -21,10 +21,14 @@ STEPS = Steps()
 
 
 def question(ask: str, prompt: Callable[[State], Line],
-             accepts: Callable[[State], tuple[Accept, ...]]):
+             accepts: Callable[[State], tuple[Accept, ...]], why: str | None = None):
     """Declare the decorated ``answer(state, given)`` as step ``ask``: it asks ``prompt(state)``
-    and takes any of ``accepts(state)``."""
-    return STEPS.question(ask, lambda state: Expectation(prompt(state), accepts(state)))
+    and takes any of ``accepts(state)``; ``why`` is the prompt key saying why it matters
+    ("what now"), filled with the prompt's fields."""
+    def expect(state: State) -> Expectation:
+        asked = prompt(state)
+        return Expectation(asked, accepts(state), Line(why, asked.params) if why else None)
+    return STEPS.question(ask, expect)
 
 
 def step(state: State, *say: Say) -> Out:
@@ -103,6 +107,6 @@ def names(state: State, indexes: list[int]) -> list[str]:
 
 
 @question("who", lambda s: Line("ask.who", {"names": names(s, list(s.get("among")))}),
-          lambda s: character_accepts(s, list(s.get("among"))))
+          lambda s: character_accepts(s, list(s.get("among"))), why="why.who")
 def _who(state: State, given: GameInput) -> Out:
     return step(state.then(state.get("next"), who=chosen_character(state, given)))

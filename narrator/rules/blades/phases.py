@@ -60,7 +60,7 @@ def _menu_accepts(s: State) -> tuple[str, ...]:
 
 
 @question("menu", lambda s: Line(f"ask.menu.{s.phase}", {"choices": list(menu_words(s))}),
-          lambda s: (AcceptWords(_menu_accepts(s)),))
+          lambda s: (AcceptWords(_menu_accepts(s)),), why="why.menu")
 def _menu(state: State, given) -> Out:
     if given.word in ACTIONS:
         return start_with(state, given.word)
@@ -102,7 +102,7 @@ def _next_load(state: State) -> State:
 
 
 @question("plan.load", lambda s: Line("ask.load", {"name": s.who().name}),
-          lambda s: (AcceptWords(tuple(LOADS)),))
+          lambda s: (AcceptWords(tuple(LOADS)),), why="why.load")
 def _load(state: State, given) -> Out:
     state = state.with_character(state.get("who"),
                                  replace(state.who(), load=given.word, armor_marked=0))
@@ -113,13 +113,13 @@ def _load(state: State, given) -> Out:
 
 
 @question("plan.engagement", lambda s: Line("ask.engagement_pool"),
-          lambda s: (AcceptNumber(0, 6),))
+          lambda s: (AcceptNumber(0, 6),), why="why.engagement")
 def _engagement_pool(state: State, given) -> Out:
     return step(state.then("plan.engagement_dice", pool=given.value))
 
 
 @question("plan.engagement_dice", lambda s: roll_prompt("ask.engagement_dice", s.get("pool")),
-          lambda s: roll_accepts(s.get("pool")))
+          lambda s: roll_accepts(s.get("pool")), why="why.engagement_dice")
 def _engagement_dice(state: State, given) -> Out:
     result = judge(given.faces, state.get("pool"))
     return step(replace(state, phase="score").menu(),
@@ -130,7 +130,8 @@ def _engagement_dice(state: State, given) -> Out:
 # --------------------------------------------------------------------------- downtime opens
 
 
-@question("payoff", lambda s: Line("ask.payoff"), lambda s: (AcceptNumber(0, 20),))
+@question("payoff", lambda s: Line("ask.payoff"), lambda s: (AcceptNumber(0, 20),),
+          why="why.payoff")
 def _payoff(state: State, given) -> Out:
     coin = state.coin + given.value
     said = [Line("coin.crew", {"coin": coin})]
@@ -139,7 +140,7 @@ def _payoff(state: State, given) -> Out:
     return step(replace(state, coin=coin).then("rep"), *said)
 
 
-@question("heat", lambda s: Line("ask.heat"), lambda s: (AcceptNumber(0, 10),))
+@question("heat", lambda s: Line("ask.heat"), lambda s: (AcceptNumber(0, 10),), why="why.heat")
 def _heat(state: State, given) -> Out:
     heat = state.heat + given.value
     return step(replace(state, heat=heat).then("entanglement"), Line("heat.now", {"heat": heat}))

@@ -17,7 +17,7 @@ def _resist(state: State) -> Out:
 
 
 @question("res.attribute", lambda s: Line("ask.attribute", {"name": s.who().name}),
-          lambda s: (AcceptWords(tuple(ATTRIBUTES)),))
+          lambda s: (AcceptWords(tuple(ATTRIBUTES)),), why="why.attribute")
 def _attribute(state: State, given) -> Out:
     rating = state.who().rating(given.word)
     state = state.then("con.rating", attribute=given.word, kind="other", level=1, bonus=0)
