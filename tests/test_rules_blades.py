@@ -654,7 +654,7 @@ def test_advancement_end_of_session_xp_is_one_question_each_then_the_crew():
     """Issue 15: the session's xp triggers as one question per scoundrel and one for the crew;
     a full track is an advance."""
     state = crew("Cross", "Silas")
-    state, _ = play(state, "end session")
+    state, _ = play(state, "experience")
     assert (prompt(state).key, prompt(state).params["name"]) == ("ask.session_xp", "Cross")
     state, said = play(state, "six", "prowess 6")
     assert Line("xp.marked", {"name": "Cross", "track": "playbook", "xp": 6, "max": 8}) in said

@@ -25,7 +25,8 @@ from narrator.rules.blades.state import (
     ACTIONS, ATTRIBUTE_OF, EFFECTS, POSITIONS, State, spoken,
 )
 
-SAME = "same"
+#: "same as last time": the scoundrel's last action again
+SAME = ("same", "same as last time", "same again")
 PUSH, BARGAIN, PUSH_EFFECT, RATING = "push", "bargain", "push effect", "rating"
 #: effect levels the GM can set outright; zero and extreme come only from factors
 SET_EFFECTS = EFFECTS[1:4]
@@ -49,7 +50,7 @@ def start_with(state: State, action: str) -> Out:
 
 
 def _action_words(s: State) -> tuple[str, ...]:
-    return ACTIONS + ((SAME,) if s.who().last else ())
+    return ACTIONS + (SAME if s.who().last else ())
 
 
 @question("act.action",
@@ -57,7 +58,7 @@ def _action_words(s: State) -> tuple[str, ...]:
                          {**_name(s), "last": s.who().last}),
           lambda s: (AcceptWords(_action_words(s)),), why="why.action")
 def _which_action(state: State, given) -> Out:
-    action = state.who().last if given.word == SAME else given.word
+    action = state.who().last if given.word in SAME else given.word
     return step(state.then("act.route", action=action))
 
 

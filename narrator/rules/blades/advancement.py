@@ -26,7 +26,7 @@ CREW_XP_MAX = 8
 # --------------------------------------------------------------------------- end of session
 
 
-@entry("end session", among=None)
+@entry("experience", among=None)
 def _end_session(state: State) -> Out:
     return step(_next_scoundrel(state.menu(), -1))
 

@@ -47,7 +47,7 @@ class Entry:
 #: the menu words in the order the menu says them
 ORDER = ("action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm",
          "stress", "coin", "stash", "item", "armor", "activity", "recruit", "tier up",
-         "end session", "next phase")
+         "experience", "next phase")
 MENU: dict[str, Entry] = {}
 PLAY_PHASES = ("free_play", "score", "downtime")
 
