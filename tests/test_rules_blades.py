@@ -703,8 +703,9 @@ def test_armor_is_restored_when_the_next_load_is_chosen():
     state, _ = play(state, "armor", "heavy")
     assert sheet(state, "Cross")["armor"] == 2
     state = consequence(state)
-    state, _ = play(state, "harm", "armor")
+    state, _ = play(state, "harm", "armor", "take")
     assert sheet(state, "Cross")["armor"] == 1
+    assert sheet(state, "Cross")["harm"] == ["tinker wound (lesser)"]
     state, _ = play(state, "next phase", "zero", "zero", "zero", "next", "next phase",
                     "next phase", "x", "y", "normal", "two", "six four")
     assert sheet(state, "Cross")["armor"] == 2
@@ -740,3 +741,16 @@ def test_what_now_the_roll_and_its_consequence_say_why_they_wait():
     assert RULES.expects(state).why.key == "why.consequence"
     state, _ = play(state, "harm")
     assert RULES.expects(state).why.key == "why.resist"
+
+
+def test_armor_heavy_armor_lowers_harm_twice_instead_of_a_roll():
+    """SRD "Armor": Silas's level 2 harm becomes level 1 with armor, zero with heavy armor."""
+    state, _ = to_score(crew("Cross"), "normal")
+    state, _ = play(state, "armor", "heavy")
+    state = consequence(state)
+    state, said = play(state, "harm", "armor")
+    assert prompt(state).key == "ask.resist.harm.armored"
+    assert set(RULES.expects(state).accepts[0].words) == {"armor", "take"}
+    state, said = play(state, "armor")
+    assert "consequence.avoided" in keys(said)
+    assert sheet(state, "Cross")["harm"] == "none" and sheet(state, "Cross")["armor"] == 0

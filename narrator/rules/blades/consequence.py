@@ -62,12 +62,15 @@ def _kind(state: State, given) -> Out:
 
 
 def _resist_words(s: State) -> tuple[str, ...]:
-    return tuple(ATTRIBUTES) + ((ARMOR,) if s.who().armor_left else ()) + (TAKE,)
+    """Armor is instead of a roll: once a box is marked, only another box or taking it."""
+    attributes = () if s.get("armored") else tuple(ATTRIBUTES)
+    return attributes + ((ARMOR,) if s.who().armor_left else ()) + (TAKE,)
 
 
 def _resist_prompt(s: State) -> Line:
     level = s.get("level")
-    return Line(f"ask.resist.{s.get('kind')}", {
+    armored = ".armored" if s.get("armored") else ""
+    return Line(f"ask.resist.{s.get('kind')}{armored}", {
         **_name(s), "harm": HARM_LEVELS[level], "ticks": level,
         "position": WORSE.get(s.get("position"), ""), "armor": s.who().armor_left})
 
@@ -79,10 +82,15 @@ def _resist(state: State, given) -> Out:
         return _suffer(state, lowered=False)
     who = state.get("who")
     if given.word == ARMOR:
-        c = state.who()
-        state = state.with_character(who, replace(c, armor_marked=c.armor_marked + 1))
+        c = replace(state.who(), armor_marked=state.who().armor_marked + 1)
+        state = state.with_character(who, c)
+        marked = Line("armor.marked", {"name": c.name})
+        if state.get("kind") == "harm" and state.get("level") > 1 and c.armor_left:
+            # heavy armor: a second box can lower the harm again (SRD "Armor")
+            return step(state.then("con.resist", level=state.get("level") - 1, armored=True),
+                        marked)
         state, said = _suffer(state, lowered=True)
-        return step(state, Line("armor.marked", {"name": c.name}), *said)
+        return step(state, marked, *said)
     rating = state.who().rating(given.word)
     if rating is None:
         return step(state.then("con.rating", attribute=given.word))
