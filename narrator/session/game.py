@@ -183,7 +183,7 @@ class Session:
                 self._pending = None
                 return Outcome([Said("Dropped. Say it again.", "info")] + self._prompt())
             if not self.inputs:
-                return Outcome([Said("There is nothing to take back.", "reject")])
+                return Outcome(self._refusal("There is nothing to take back yet."))
             return Outcome(undo=True)
         if name == "repeat":
             return Outcome(list(self.last_said), control="repeat")
@@ -198,20 +198,18 @@ class Session:
         if name == "roll":
             return self._roll()
         if name == "next":
-            return Outcome([Said("The game is waiting for an answer first.", "reject")]
-                           + self._prompt())
+            return Outcome(self._refusal("The game needs an answer before it goes on."))
         if name in ("yes", "no"):
-            return Outcome([Said(f'"{name}" is not an answer to this question.', "reject")]
-                           + self._prompt())
+            return Outcome(self._refusal(f'"{name}" is not an answer to this question.'))
         return Outcome(control=name)
 
     def _roll(self) -> Outcome:
         dice = self.expectation.find(AcceptDice)
         if dice is None:
-            return Outcome([Said("There is nothing to roll right now.", "reject")])
+            return Outcome(self._refusal("There is nothing to roll right now."))
         if not dice.can_roll:
-            return Outcome([Said(dice.roll_refusal or "This game keeps its dice physical.",
-                                 "reject")])
+            return Outcome(self._refusal(dice.roll_refusal or "This game keeps its dice "
+                                                               "physical."))
         faces = self.roller.roll(dice.max_count, dice.sides)
         given = Dice(faces, by_app=True)
         step = self.rules.apply(self.state, given)
@@ -226,7 +224,7 @@ class Session:
         if track is None:
             numbers = [t.number for t in self.script.tracks]
             span = f"tracks {numbers[0]} to {numbers[-1]}" if numbers else "no tracks"
-            return [Said(f"There is no track {number}; this game has {span}.", "reject")]
+            return self._refusal(f"There is no track {number}; this game has {span}.")
         return self._remember(render(self.script, ReadTrack(track.id)) + self._prompt())
 
     def help(self) -> list[Said]:
@@ -255,7 +253,11 @@ class Session:
         """A refused input: the reason, then the question again ("Nothing on a die is higher
         than 6. The die shows 6. Will the next roll be higher or lower?")."""
         assert step.rejected is not None
-        return [Said(self._text(step.rejected), "reject")] + self._prompt()
+        return self._refusal(self._text(step.rejected))
+
+    def _refusal(self, reason: str) -> list[Said]:
+        """Why not, then the question again: how every refusal is said."""
+        return [Said(reason, "reject")] + self._prompt()
 
     def _prompt(self) -> list[Said]:
         expectation = self.expectation

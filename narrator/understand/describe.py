@@ -25,34 +25,31 @@ def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]
 
 
 def wanted(expectation: Expectation) -> str:
-    """What answers ``expectation``, in a few words for "what now" ("the faces of 2 six-sided
-    dice", "higher or lower", "a number from 1 to 5")."""
-    return _or([s for a in expectation.accepts if (s := _wanted(a))])
-
-
-def _or(items: list[str]) -> str:
+    """What answers ``expectation``, in a few words for "what now" and a refusal ("the faces of
+    2 six-sided dice", "\"higher\" or \"lower\"", "a number from 1 to 5")."""
+    items = [s for a in expectation.accepts for s in _wanted(a)]
     return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def _wanted(a) -> str:
+def _wanted(a) -> list[str]:
     if isinstance(a, AcceptContinue):
-        return '"next"'
+        return ['"next"']
     if isinstance(a, AcceptDice):
         die = f"{spoken(a.sides)}-sided"
         if a.min_count == a.max_count == 1:
-            return f"the face of {with_article(die)} die"
+            return [f"the face of {with_article(die)} die"]
         count = (a.min_count if a.min_count == a.max_count
                  else f"{a.min_count} to {a.max_count}")
-        return f"the faces of {count} {die} dice"
+        return [f"the faces of {count} {die} dice"]
     if isinstance(a, AcceptSuccesses):
-        return f"a number of successes from 0 to {a.max}"
+        return [f"a number of successes from 0 to {a.max}"]
     if isinstance(a, AcceptNumber):
-        return f"a number from {a.min} to {a.max}"
+        return [f"a number from {a.min} to {a.max}"]
     if isinstance(a, AcceptWords):
-        return _or(list(a.words) + [f"{w} and a number" for w in a.numbered])
+        return [f'"{w}"' for w in a.words] + [f'"{w}" and a number' for w in a.numbered]
     if isinstance(a, AcceptText):
-        return f"the {a.label}"
-    return ""
+        return [f"the {a.label}"]
+    return []
 
 
 def controls(mode: str = "asking") -> list[str]:

@@ -37,18 +37,23 @@ FILLERS = frozenset({
     "of",
 })
 
-_TOKEN = re.compile(r"-?\d+(?:[.,:/]\d+)+|-\d+|[a-z0-9']+")
+#: signs (hyphen, plus, the minus sign and dashes) and fractions that make a written number
+#: no whole count
+_SIGN = "-+\u2212\u2012\u2013\u2014\ufe63\uff0d"
+_FRACTION = "\u00bc-\u00be\u2150-\u215e"
+_TOKEN = re.compile(rf"[{_SIGN}]?\d+(?:[.,:/]\d+)+|(?<![\w.])[{_SIGN}] ?\d+|\d*[{_FRACTION}]"
+                    rf"|(?<![\w.])\.\d+|[a-z0-9']+")
 
 
 def normalise(text: str) -> str:
     """Lower case, punctuation gone, hyphenated words split ("twenty-seven"), numbers in digits
-    spelled out ("4" → "four"). A signed or fractional number ("-1", "1.5") stays as it is
-    written, so it is never read as a number."""
+    spelled out ("4" → "four"). A signed or fractional number ("-1", "−1", "+1", "1.5", ".5",
+    "1½") stays as it is written, so it is never read as a number."""
     text = text.lower().replace("\u2019", "'")
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     words = []
     for token in _TOKEN.findall(text):
-        token = token.strip("'")
+        token = token.strip("'").replace(" ", "")
         if token.isdigit() and int(token) <= HUNDRED:
             words.append(spoken(int(token)))
         elif token:
@@ -91,11 +96,13 @@ _SAID_WITH_VOWEL = ("hour", "honest", "honour", "honor", "heir")
 
 
 def article(thing: object) -> str:
-    """"a" or "an" before ``thing`` as it is said: a number ("an 8", "an 11", "a 1") or a word
-    ("an ace", "a one", "an hour")."""
+    """"a" or "an" before ``thing`` as it is said: a number ("an 8", "an 11", "an 8-sided",
+    "a 1") or a word ("an ace", "a one", "an hour")."""
     text = str(thing).strip().lower()
-    if text.lstrip("-").isdigit():
-        text = spoken(int(text)) if 0 <= int(text) <= HUNDRED else _big(text)
+    digits = re.match(r"-?\d+", text)  # "8", "8-sided", "11th"
+    if digits:
+        n = digits.group(0)
+        text = spoken(int(n)) if 0 <= int(n) <= HUNDRED else _big(n)
     first = text.split()[0] if text.split() else ""
     if first.startswith(_SAID_WITH_VOWEL):
         return "an"
@@ -118,7 +125,7 @@ def with_article(thing: object) -> str:
     return f"{article(thing)} {thing}"
 
 
-def counted(n: int, one: str, many: str | None = None) -> str:
+def counted(n: object, one: str, many: str | None = None) -> str:
     """A count and its noun in the right number ("1 die", "2 dice", "0 points"); ``many``
     defaults to ``one`` + "s"."""
-    return f"{n} {one if abs(int(n)) == 1 else many or one + 's'}"
+    return f"{n} {one if str(n).strip().lstrip('-') in ('1', 'one') else many or one + 's'}"
