@@ -21,13 +21,13 @@ STEPS = Steps()
 
 
 def question(ask: str, prompt: Callable[[State], Line],
-             accepts: Callable[[State], tuple[Accept, ...]], why: str | None = None):
+             accepts: Callable[[State], tuple[Accept, ...]], why: str = ""):
     """Declare the decorated ``answer(state, given)`` as step ``ask``: it asks ``prompt(state)``
-    and takes any of ``accepts(state)``; ``why`` is the prompt key saying why it matters
-    ("what now"), filled with the prompt's fields."""
+    and takes any of ``accepts(state)``; ``why`` (by default ``why.<ask>``) is the prompt key
+    saying why it matters ("what now"), filled with the prompt's fields."""
     def expect(state: State) -> Expectation:
         asked = prompt(state)
-        return Expectation(asked, accepts(state), Line(why, asked.params) if why else None)
+        return Expectation(asked, accepts(state), Line(why or f"why.{ask}", asked.params))
     return STEPS.question(ask, expect)
 
 

@@ -70,6 +70,7 @@ def _open_traumas(state: State, index: int) -> tuple[str, ...]:
 
 @STEPS.question("trauma", lambda s, index: ask("ask.trauma",
                                            AcceptWords(_open_traumas(s, index)),
+                                           why="why.trauma",
                                            name=s.crew[index].name,
                                            conditions=list(_open_traumas(s, index))))
 def _trauma(state: State, given, index: int) -> Out:
