@@ -104,7 +104,9 @@ def changes(s: State) -> tuple[str, ...]:
     words += [e for e in SET_EFFECTS if e != s.get("effect")]
     words += ["better"] * (level < len(EFFECTS) - 1) + ["worse"] * (level > 0)
     words += [PUSH, BARGAIN] * (not s.get("bonus")) + [PUSH_EFFECT] * (not s.get("pushed_effect"))
-    words += [spoken(s.crew[i].name) for i in helpers(s)]
+    # a helper whose name is one of these words (a scoundrel called Push) is left out
+    words += [n for n in (spoken(s.crew[i].name) for i in helpers(s))
+              if n not in words and n != RATING]
     return tuple(words)
 
 
