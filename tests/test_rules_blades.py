@@ -148,7 +148,7 @@ def test_action_roll_common_case_is_the_action_then_the_dice():
     state, _ = play(state, "same")
     assert prompt(state).key == "ask.roll"
     assert prompt(state).params["action"] == "tinker" and prompt(state).params["count"] == 2
-    state, _ = play(state, "six two", "tinker", "Cross")          # the action's name at the menu
+    state, _ = play(state, "six two", "action", "Cross", "tinker")    # rating on the sheet
     assert prompt(state).key == "ask.roll"
 
 

@@ -44,11 +44,6 @@ def _action(state: State) -> Out:
     return step(begin(state, "action", "act.action"))
 
 
-def start_with(state: State, action: str) -> Out:
-    """An action's name said at the menu starts its roll at once."""
-    return step(begin(state, "action", "act.route", action=action))
-
-
 def _action_words(s: State) -> tuple[str, ...]:
     return ACTIONS + (SAME if s.who().last else ())
 

@@ -69,8 +69,8 @@ def _resist_words(s: State) -> tuple[str, ...]:
 
 def _resist_prompt(s: State) -> Line:
     level = s.get("level")
-    armored = ".armored" if s.get("armored") else ""
-    return Line(f"ask.resist.{s.get('kind')}{armored}", {
+    armor = ".armored" if s.get("armored") else ".armor" if s.who().armor_left else ""
+    return Line(f"ask.resist.{s.get('kind')}{armor}", {
         **_name(s), "harm": HARM_LEVELS[level], "ticks": level,
         "position": WORSE.get(s.get("position"), ""), "armor": s.who().armor_left})
 

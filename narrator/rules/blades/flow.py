@@ -67,15 +67,14 @@ def menu_words(state: State) -> tuple[str, ...]:
                  and (MENU[w].among is None or MENU[w].among(state)))
 
 
-def begin(state: State, flow: str, first: str, among: list[int] | None = None,
-          **answers) -> State:
-    """Start ``flow`` at step ``first`` with ``answers`` known, first asking who (out of
-    ``among``, by default those able to act) when more than one could."""
+def begin(state: State, flow: str, first: str, among: list[int] | None = None) -> State:
+    """Start ``flow`` at question ``first``, first asking who (out of ``among``, by default
+    those able to act) when more than one could."""
     among = state.active() if among is None else among
     fresh = state.menu()
     if len(among) == 1:
-        return fresh.then(first, flow=flow, who=among[0], **answers)
-    return fresh.then("who", flow=flow, next=first, among=tuple(among), **answers)
+        return fresh.then(first, flow=flow, who=among[0])
+    return fresh.then("who", flow=flow, next=first, among=tuple(among))
 
 
 def character_accepts(state: State, indexes: list[int], *extra: str) -> tuple[Accept, ...]:

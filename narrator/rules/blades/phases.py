@@ -11,9 +11,8 @@ from narrator.rules.flow import Out
 from narrator.rules.blades.flow import (
     MENU, entry, menu_words, question, roll_accepts, roll_prompt, step,
 )
-from narrator.rules.blades.action import start_with
 from narrator.rules.blades.judge import judge
-from narrator.rules.blades.state import ACTIONS, LOADS, Character, State, unique
+from narrator.rules.blades.state import LOADS, Character, State, unique
 
 # --------------------------------------------------------------------------- setup
 
@@ -53,17 +52,9 @@ def _recruit_name(state: State, given) -> Out:
 # --------------------------------------------------------------------------- the phase menu
 
 
-def _menu_accepts(s: State) -> tuple[str, ...]:
-    """The menu words, and an action's name when someone can act (it starts that roll)."""
-    words = menu_words(s)
-    return words + (ACTIONS if "action" in words else ())
-
-
 @question("menu", lambda s: Line(f"ask.menu.{s.phase}", {"choices": list(menu_words(s))}),
-          lambda s: (AcceptWords(_menu_accepts(s)),), why="why.menu")
+          lambda s: (AcceptWords(menu_words(s)),), why="why.menu")
 def _menu(state: State, given) -> Out:
-    if given.word in ACTIONS:
-        return start_with(state, given.word)
     return MENU[given.word].start(state)
 
 
