@@ -155,7 +155,8 @@ def _suffer(state: State, lowered: bool) -> Out:
     if kind == "harm" and level:
         done, said = record_harm(done, who, level, f"{state.get('action')} wound")
         return step(done, *[s for s in said if s.key != "harm.recorded"], read_sheet(done, who))
-    if lowered and kind != "complication" or not level:
+    graded = kind in ("harm", "complication")   # lowered a level; the others are avoided
+    if not level or (lowered and not graded):
         return step(done, Line("consequence.avoided", _name(state)), read_sheet(done, who))
     if kind == "complication":
         return step(done, Line("consequence.complication", {"ticks": level}))
