@@ -1,5 +1,6 @@
-"""Blades in the Dark (SRD): the crew's phases, action/resistance/fortune rolls, stress, trauma,
-harm, progress clocks, coin, stash and load, asked one question at a time.
+"""Blades in the Dark (SRD): the crew's phases, action rolls followed through to their
+consequence, resistance and fortune rolls, stress, trauma, harm, armor, xp, rep and tier,
+progress clocks, coin, stash and load, asked one question at a time.
 
 The state is the phase, the question being asked (``ask``) with the answers so far, and the
 crew's sheets. ``expects`` asks the current question (a waiting trauma choice comes first);
