@@ -79,7 +79,7 @@ def member(state, name):
 def to_conflict(state):
     """Set the threat and call a conflict; no help is called."""
     state, _ = say(state, "next", "conflict")
-    if prompt(state).key == "help.ask":
+    if prompt(state).key.startswith("help.ask"):
         state, _ = say(state, "next")
     return state
 
@@ -121,13 +121,13 @@ def test_setup_instinct_must_be_coward_traitor_or_wretch():
 
 def test_first_scene_is_set_at_the_source_and_team_a_narrates_first():
     state = teams_game()
-    assert prompt(state).key == "threat.quiet"
+    assert prompt(state).key == "threat.ask"  # Juggernaut has no VP: no dilemma offered
     status = RULES.status(state)
     assert status[0] == Line("status.turn", {"team": "Falcon", "narrator": "Dillon Dunne",
                                              "adversary": "Juggernaut"})
     state, said = say(state, "next")
-    assert prompt(state).key == "solution.quiet"
-    assert prompt(state).params["goal"] == "Hijack a catamaran"
+    assert said == ["solution.quiet"] and prompt(state).key == "solution.ask"
+    assert "skill" in prompt(state).params.get("choices", "skill")
 
 
 def test_veto_keeps_the_solution_going():
@@ -169,7 +169,12 @@ def test_roll_results_best_die_counts_two_merits_are_a_boon():
 
 def test_results_counted_after_last_die_a_knocked_die_is_recounted():
     state = to_conflict(teams_game())
-    state, _ = say(state, "pass", "risk", "merit", "recount", "merit", "merit")
+    state, _ = say(state, "pass", "risk", "merit", "recount")
+    assert prompt(state).key == "recount.which"  # only the die that changed is asked again
+    assert prompt(state).params["choices"] == ["1 pass", "2 merit"]
+    state, _ = say(state, "1")
+    assert prompt(state).key == "die.recount" and prompt(state).params["was"] == "pass"
+    state, _ = say(state, "merit")
     assert RULES.expects(state).prompt.params["result"] == "boon"
     state, said = say(state, "next")
     assert "result.boon" in said and "boon.heat" in said
@@ -189,7 +194,8 @@ def test_risk_once_per_conflict_adds_a_heat_die_and_a_d10():
     state, said = say(state, "curse 4", "risk")
     assert state.teams[0].heat == 3 and "risk.taken" in said
     state, _ = say(state, "merit")
-    assert refused(state, "risk") == "risk.once"
+    assert prompt(state).key == "after.final"  # one risk a conflict: no longer offered
+    assert refused(state, "risk") in ("reject.word", "reject.not_now")
 
 
 def test_risk_adversary_narrates_with_the_instinct():
@@ -222,17 +228,18 @@ def test_felony_rank_is_added_to_every_curse_lowest_curse_die_counts():
     state = to_conflict(teams_game())
     state, _ = say(state, "curse 4", "risk", "curse 9", "merit")  # a one-star felony
     assert member(state, "Dillon Dunne").felony == 1
-    state, _ = say(state, "recount", "curse 4", "curse 9", "curse 8")
+    state, _ = say(state, "recount", "3", "curse 8")
     state, said = say(state, "next")
     assert "curse.total" in said and "curse.gain_heat" in said  # 4 + 1 = 5: Gain Heat
 
 
 def test_risk_is_refused_on_a_skill_declaration_and_a_cursed_one_bars_more():
     state, _ = say(teams_game(), "next", "skill")
-    if prompt(state).key == "help.ask":
+    if prompt(state).key.startswith("help.ask"):
         state, _ = say(state, "next")
     state, _ = say(state, "curse 2")
-    assert refused(state, "risk") == "risk.skill"
+    assert prompt(state).key == "after.final"  # no risk on a skill claim
+    assert refused(state, "risk") in ("reject.word", "reject.not_now")
     state, said = say(state, "next")
     assert "skill.curse" in said and member(state, "Dillon Dunne").no_skills
     assert member(state, "Dillon Dunne").felony == 0
@@ -314,7 +321,8 @@ def test_hunters_no_victory_points_while_hunted_three_merits_clear():
 
 def test_hunters_dilemma_refused_on_a_hunted_team():
     state = hunted_game()
-    assert refused(state, "dilemma") in ("dilemma.hunted", "dilemma.no_vp")
+    assert prompt(state).key.startswith("threat.ask.")  # not offered while hunted
+    assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
 def test_boon_lowers_heat_by_one_to_no_less_than_two_and_asks_flashback():
@@ -356,12 +364,12 @@ def test_call_for_help_costs_one_vp_each_helper_throws_after_the_narrators_first
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # back to Falcon
     state, _ = say(state, "next", "conflict")
-    assert prompt(state).key == "help.ask"
+    assert prompt(state).key.startswith("help.ask")
     state, said = say(state, "1")
     assert state.teams[0].vp == 1 and "help.called" in said
     assert prompt(state).params["name"] == "Rikard Rasmussen"  # the Narrator's first die
     state, _ = say(state, "pass")
-    assert prompt(state).key == "die.help" and prompt(state).params["name"] == "Dillon Dunne"
+    assert prompt(state).key.startswith("die.help") and prompt(state).params["name"] == "Dillon Dunne"
     state, _ = say(state, "heat fell", "0", "12")  # the helper brought the Heat down
     assert member(state, "Dillon Dunne").drive == 1 and member(state, "Rikard Rasmussen").drive == 0
 
@@ -369,10 +377,8 @@ def test_call_for_help_costs_one_vp_each_helper_throws_after_the_narrators_first
 def test_dilemma_accept_rolls_at_drive_minus_two():
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "next", "next")  # Falcon 1 VP; Juggernaut active
-    state, said = say(state, "dilemma")
-    assert state.teams[0].vp == 0 and prompt(state).key == "dilemma.ask"
-    assert refused(state, "buy off") == "dilemma.cannot_buy"
-    state, said = say(state, "accept")
+    state, said = say(state, "dilemma")  # Juggernaut has no VP to buy it off: it stands
+    assert state.teams[0].vp == 0 and "dilemma.cannot_buy" in said
     assert "roll.hand.shotgun" in said  # Drive 1 - 2 levels = Shotgun, two dice at once
 
 
@@ -383,8 +389,8 @@ def test_dilemma_buy_off_pays_the_adversary_back_and_one_more():
     state, _ = say(state, "pass", "next", "next")  # Juggernaut 1, Falcon active
     state, _ = say(state, "dilemma", "buy off")
     assert (state.teams[0].vp, state.teams[1].vp) == (1, 2)
-    assert prompt(state).key.startswith("threat.")
-    assert refused(state, "dilemma") == "dilemma.once"
+    assert prompt(state).key.startswith("threat.ask.")  # one dilemma a turn: not again
+    assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
 def buy_goals(state, n):
@@ -414,7 +420,8 @@ def test_reaching_the_objective_starts_the_finale_with_rewards():
     state = buy_goals(teams_game(), 3)
     assert state.finale is not None and state.teams[0].vp == 0 and state.teams[1].vp == 0
     assert prompt(state) == Line("rewards.ask", {"n": 1, "count": 3, "team": "Falcon",
-                                                 "rival": "Juggernaut"})
+                                                 "rival": "Juggernaut", "choices": [
+                                                     "heat", "trauma", "points"]})
     heat = state.teams[1].heat
     state, _ = say(state, "heat", "points", "points")
     assert state.teams[1].heat == heat + 1 and state.finale.vp == (4, 0)
@@ -430,7 +437,8 @@ def test_rewards_trauma_wounds_a_rival_but_may_not_kill():
     assert member(state, "Elsa Evans").drive == 1
     state = set_member(set_member(state, 1, 0, drive=3), 1, 1, drive=3)
     state, _ = say(state, "next")
-    assert refused(state, "trauma") == "rewards.cannot_wound"
+    assert "trauma" not in prompt(state).params["choices"]
+    assert refused(state, "trauma") in ("reject.word", "reject.not_now")
 
 
 # --------------------------------------------------------------------------- Finale
@@ -465,8 +473,7 @@ def test_finale_example_victory_point_totals():
     assert state.finale.vp == (5, 10) and state.teams[1].heat == 7
     assert state.narrator.name == "Rikard Rasmussen"
     state, _ = say(state, "defend", "pass", "curse", "risk", "pass", "risk", "pass", "risk",
-                   "merit", "risk", "curse", "recount", "merit", "curse", "pass", "pass",
-                   "merit", "curse", "next")
+                   "merit", "risk", "curse", "recount", "1", "merit", "next")
     assert state.finale.vp == (11, 10)
     state, _ = say(state, "defend", "merit", "merit", "next")
     assert state.finale.vp == (11, 14) and state.narrator.name == "Dillon Dunne"

@@ -43,7 +43,7 @@ class HellForLeather(FlowRules):
         opts = {**OPTIONS, **(options or {})}
         s = State(todo=setup.first_steps(), exams=_flag(opts["exams"]),
                   felony_stars=max(1, int(opts["felony_stars"])))
-        return FLOW.start(s, Line("intro"))
+        return FLOW.start(s, Line("intro"), Line("primer"))
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.teams or not state.sizes:
