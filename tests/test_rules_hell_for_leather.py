@@ -613,3 +613,54 @@ def test_random_play_heat_drive_vp_and_one_narrator_stay_in_bounds(seed, exams):
             assert step.state == state
         state = step.state
         check_invariants(state)
+
+
+# --------------------------------------------------------------------------- played aloud
+
+
+def test_a_short_spoken_primer_of_the_table_set_up_comes_first():
+    """What do I need to play? (the book's list): said before the first question, in 30 s."""
+    said = RULES.start(RULES.options).say
+    assert [line.key for line in said] == ["intro", "primer"]
+    primer = render(SCRIPT, said[1])[0].text
+    assert len(primer.split()) <= 75  # 30 s at 150 words a minute
+    for thing in ("Conflict Target", "Heat", "ten siders", "cup"):
+        assert thing in primer
+
+
+def test_prompts_are_said_in_full_in_a_teams_first_scene_and_short_after():
+    state = teams_game()
+    first = [prompt(state).key]
+    state, _ = say(state, "next")
+    first.append(prompt(state).key)
+    state = to_conflict(teams_game())
+    first.append(prompt(state).key)
+    assert first == ["threat.ask", "solution.ask", "die.drive.main"]
+    state, _ = say(state, "pass", "next", "next")  # Falcon's first scene is over
+    state = to_conflict(state)
+    state, _ = say(state, "pass", "next", "next")  # so is Juggernaut's
+    assert prompt(state).key == "threat.ask_dilemma.short"
+    state, _ = say(state, "next")
+    assert prompt(state).key == "solution.ask.short"
+
+
+def test_a_barred_skill_claim_is_not_offered():
+    state = set_member(teams_game(), 0, 0, no_skills=True)
+    state, _ = say(state, "next")
+    assert prompt(state).key == "solution.ask_no_skill"
+    assert RULES.expects(state).find(AcceptWords).words == ("conflict", "veto")
+
+
+def test_a_goal_reward_offers_only_what_is_possible_and_takes_a_lone_one_at_once():
+    state = buy_goals(teams_game(), 1)  # Falcon at Heat 2 after its Merits, nobody hurt
+    falcon = state.teams[0]
+    assert falcon.done == 1 and falcon.heat == 2  # nothing to lower or heal: no question
+    state = set_team(set_member(teams_game(), 0, 1, drive=1), 0, vp=4, heat=3)
+    state = to_conflict(state)
+    state, _ = say(state, "merit", "next", "next", "buy")
+    assert prompt(state).key == "goal.reward" and prompt(state).params["choices"] == [
+        "heat", "heal"]
+    state = set_team(set_member(teams_game(), 0, 1, drive=1), 0, vp=4)  # Heat 2: heal only
+    state = to_conflict(state)
+    state, said = say(state, "merit", "next", "next", "buy")
+    assert "heal.done" in said and member(state, "Rikard Rasmussen").drive == 0

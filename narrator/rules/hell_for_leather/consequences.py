@@ -232,7 +232,8 @@ def _rewards(team: Team) -> tuple[str, ...]:
 
 
 def _ask_reward(s, t):
-    return ask("goal.reward", words(*_rewards(s.teams[t])), heat=s.teams[t].heat)
+    offered = _rewards(s.teams[t])
+    return ask("goal.reward", words(*offered), heat=s.teams[t].heat, choices=list(offered))
 
 
 @STEPS.question("goal_reward", _ask_reward)
