@@ -401,17 +401,26 @@ def test_the_game_ends_when_one_player_is_left_alive():
 
 
 @pytest.mark.parametrize("given, reason", [
-    (Number(1), "Player 1 must choose another player."),
-    (Number(4), "4 is not a choice here: say a number from 1 to 3."),
-    (Word("player", 4), "There is no player 4. Players are numbered 1 to 3."),
-    (Word("player", 3), "Player 3 is dead and cannot play."),
+    (Number(1), "1 is not a choice here: say a number from 2 to 3."),
+    (Number(4), "4 is not a choice here: say a number from 2 to 3."),
+    (Word("player", 1), "Player 1 must choose another player."),
+    (Word("player", 5), "There is no player 5. Players are numbered 1 to 4."),
+    (Word("player", 4), "Player 4 is dead and cannot play."),
     (HEADS, "heads is not one of the choices now."),
 ])
 def test_choosing_a_player_for_an_encounter_refuses_illegal_choices(given, reason):
-    state, _ = play(table([["Crossroads"], ["Trap"], ["Beast"]]), Continue(), TAILS, TAILS)
-    state = replace(state, dead=(3,))
+    state, _ = play(table([["Crossroads"], ["Trap"], ["Beast"], ["Duel"]]), Continue(), TAILS,
+                    TAILS)
+    state = replace(state, dead=(4,))
     step = RULES.apply(state, given)
     assert step.state == state and text(step.rejected) == reason
+
+
+def test_only_players_who_can_be_called_are_offered_by_number():
+    state, _ = play(table([["Duel"], ["Crossroads"], ["Trap"], ["Beast"]]), Continue())
+    state = replace(state, dead=(4,), todo=(Ask("call", 2),))
+    assert [(a.min, a.max) for a in RULES.expects(state).accepts
+            if isinstance(a, AcceptNumber)] == [(1, 1), (3, 3)]
 
 
 def test_a_card_not_in_hand_is_refused_with_the_choices():

@@ -150,11 +150,10 @@ def test_pass_adversary_narrates_cup_passes_clockwise_and_roles_switch():
     assert state.teams[1].members[state.teams[1].cup].name == "John Jackson"
 
 
-def test_roll_for_me_is_refused_with_the_reason_dice_stay_physical():
+def test_dice_stay_physical_a_die_is_told_by_what_it_did_never_by_a_face_or_rolled():
     state = to_conflict(teams_game())
-    dice = RULES.expects(state).find(AcceptDice)
-    assert dice is not None and not dice.can_roll and "yourselves" in dice.roll_refusal
-    assert refused(state, "seven") == "die.say_result"
+    assert RULES.expects(state).find(AcceptDice) is None  # no face, no "roll for me"
+    assert refused(state, "seven") in ("reject.not_now", "reject.word")
 
 
 # --------------------------------------------------------------------------- Conflict Target
@@ -182,7 +181,9 @@ def test_results_counted_after_last_die_a_knocked_die_is_recounted():
 
 def test_curse_needs_the_number_showing():
     state = to_conflict(teams_game())
-    assert refused(state, "curse") == "die.curse_number"
+    words = RULES.expects(state).find(AcceptWords)
+    assert "curse" in words.numbered and "curse" not in words.words  # offered with a number
+    assert refused(state, "curse") in ("reject.not_now", "reject.word")
     assert refused(state, "curse 30") == "die.curse_range"
 
 

@@ -196,8 +196,8 @@ def test_the_help_names_phrases_the_grammar_hears():
             said = label.replace(" N", " seven")
             assert grammar(None, mode).matches(said), (mode, label)
             assert not isinstance(understand(said, None, mode), Unclear), (mode, label)
-    assert controls() == ["repeat", "go back", "status", "help", "pause", "resume", "slower",
-                          "faster", "go to track N", "quit"]
+    assert controls() == ["repeat", "go back", "status", "what now", "help", "pause", "resume",
+                          "slower", "faster", "go to track N", "quit"]
 
 
 def test_the_help_examples_are_understood_as_what_they_describe():

@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 from narrator.events import Line, ReadTrack, Said, Say
 from narrator.script.model import Script
+from narrator.understand.words import counted, with_article
 
 
 def spoken_list(items: Iterable[Any]) -> str:
@@ -16,9 +17,26 @@ def spoken_list(items: Iterable[Any]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+class _Word:
+    """A field's value with the word formats of a prompt: ``{face:a}`` gives it its article
+    ("an 8"), ``{count:die/dice}`` its noun in the right number ("1 die", "2 dice"); any other
+    format is the value's own."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        if spec == "a":
+            return with_article(self.value)
+        if "/" in spec:
+            return counted(self.value, *spec.split("/", 1))
+        return format(self.value, spec)
+
+
 class _Fields(dict):
     """format_map values: lists read as spoken lists, a ``Line`` as its own prompt's text (so a
-    question can list worded options); a missing field raises KeyError."""
+    question can list worded options), and the word formats of ``_Word``; a missing field
+    raises KeyError."""
 
     def __init__(self, script: Script, params: dict) -> None:
         super().__init__(params)
@@ -28,7 +46,7 @@ class _Fields(dict):
         value = super().__getitem__(key)
         if isinstance(value, (list, tuple)):
             return spoken_list(self._text(v) for v in value)
-        return self._text(value)
+        return _Word(self._text(value))
 
     def _text(self, value: Any) -> Any:
         return render_line(self.script, value) if isinstance(value, Line) else value

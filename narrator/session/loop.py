@@ -311,8 +311,9 @@ class Table:
                 if after is None:
                     continue
                 return after
-            said = self.help("reading") if name == "help" else self.adjust(name)
-            if name == "help" or said[0].kind == "reject":
+            said = (self.help("reading") if name == "help" else
+                    self.session.what_now("reading") if name == "whatnow" else self.adjust(name))
+            if name in ("help", "whatnow") or said[0].kind == "reject":
                 return self.interject(said, current, queue)
             self.show(said[0])
         return queue
@@ -387,6 +388,9 @@ class Table:
                 return ("next" if name == "stop" else name), []
             if name in ("help", "pause"):
                 tell(self.help("paused"))
+                continue
+            if name == "whatnow":
+                tell(self.session.what_now("paused"))
                 continue
             if name is None:
                 self.hold(heard)

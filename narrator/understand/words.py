@@ -80,3 +80,47 @@ def key(text: str) -> str:
 def lost_words(name: str) -> list[str]:
     """The words of ``name`` that ``key`` drops or rewrites (a name players could not say)."""
     return [w for w in normalise(name).split() if w in FILLERS or w in WORD_SYNONYMS]
+
+
+# --------------------------------------------------------------------------- articles, plurals
+
+#: words spelled with a vowel that are said with a consonant ("a one", "a unit") or the
+#: reverse ("an hour"); checked as prefixes of the word
+_SAID_WITH_CONSONANT = ("one", "once", "uni", "use", "usu", "uto", "eu", "ewe", "ur")
+_SAID_WITH_VOWEL = ("hour", "honest", "honour", "honor", "heir")
+
+
+def article(thing: object) -> str:
+    """"a" or "an" before ``thing`` as it is said: a number ("an 8", "an 11", "an 8-sided",
+    "a 1") or a word ("an ace", "a one", "an hour")."""
+    text = str(thing).strip().lower()
+    digits = re.match(r"-?\d+", text)  # "8", "8-sided", "11th"
+    if digits:
+        n = digits.group(0)
+        text = spoken(int(n)) if 0 <= int(n) <= HUNDRED else _big(n)
+    first = text.split()[0] if text.split() else ""
+    if first.startswith(_SAID_WITH_VOWEL):
+        return "an"
+    if first.startswith(_SAID_WITH_CONSONANT):
+        return "a"
+    return "an" if first[:1] in tuple("aeio") or first.startswith("u") else "a"
+
+
+def _big(digits: str) -> str:
+    """The first spoken word of a number over a hundred or below zero (enough for its
+    article): "eight" for 800 and 8000, "eleven" for 11000, "minus" for -3."""
+    if digits.startswith("-"):
+        return "minus"
+    lead = digits[: len(digits) % 3 or 3]
+    return spoken(int(lead)) if int(lead) < 20 else spoken(int(lead[:2]) // 10 * 10)
+
+
+def with_article(thing: object) -> str:
+    """``thing`` with its article ("an 8", "a 6", "an ace")."""
+    return f"{article(thing)} {thing}"
+
+
+def counted(n: object, one: str, many: str | None = None) -> str:
+    """A count and its noun in the right number ("1 die", "2 dice", "0 points"); ``many``
+    defaults to ``one`` + "s"."""
+    return f"{n} {one if str(n).strip().lstrip('-') in ('1', 'one') else many or one + 's'}"

@@ -39,6 +39,18 @@ def line(key: str, **params: Any) -> Line:
     return Line(key, params)
 
 
+def callable_players(state: State, caller: int) -> tuple[AcceptNumber, ...]:
+    """The players ``caller`` may call on, as runs of numbers: living, and not the caller."""
+    legal = [p for p in state.alive() if p != caller]
+    runs: list[list[int]] = []
+    for p in legal:
+        if runs and runs[-1][-1] == p - 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return tuple(AcceptNumber(run[0], run[-1]) for run in runs)
+
+
 class HalfChance(FlowRules):
     """Half-Chance: a deck of instruction cards followed down by coin flips."""
 
@@ -87,7 +99,7 @@ class HalfChance(FlowRules):
             "flip": (lambda s, player, _: ask("ask.flip", *FLIP_ACCEPTS, player=player,
                                               card=self.deck.card(s.top.card).title),
                      self._on_flip),
-            "call": (lambda s, player, _: ask("ask.call", AcceptNumber(1, s.players),
+            "call": (lambda s, player, _: ask("ask.call", *callable_players(s, player),
                                               AcceptWords((), ("player",)), player=player),
                      self._on_call),
             "next": (lambda s, player, _: ask("ask.next", AcceptContinue(),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.events import Continue, Dice, Line, Number, Word
+from narrator.events import Continue, Line, Number, Word
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
 from narrator.rules.flow import Refused, ask, push
@@ -109,8 +109,11 @@ def _plan(s, level):
 # --------------------------------------------------------------------------- the dice
 
 
-def _die_words(recount: bool = False):
-    options = ("merit", "pass", "curse") + (() if recount else ("heat fell",))
+def _die_words(c: Conflict, recount: bool = False):
+    """Merit, pass, curse with its number (a bare curse in the finale and the storm, where the
+    number does not count), and heat fell unless recounting."""
+    bare = ("curse",) if c.kind in ("finale", "storm") else ()
+    options = ("merit", "pass") + bare + (() if recount else ("heat fell",))
     return words(*options, numbered=("curse",))
 
 
@@ -121,20 +124,17 @@ def _ask_die(s, level):
     key = {"drive": brief(team, f"die.drive.{charts.hand(level)}"),
            "help": brief(team, "die.help")}.get(throw.source, f"die.{throw.source}")
     thrower = team.members[throw.who].name
-    return ask(key, _die_words(), NO_ROLLING, n=len(c.dice) + 1, count=len(c.plan),
+    return ask(key, _die_words(c), n=len(c.dice) + 1, count=len(c.plan),
                name=thrower, heat=s.teams[c.team].heat)
 
 
-def _read_die(c: Conflict, given) -> Die:
-    """The Die a spoken result names; Refused when it names none."""
-    if isinstance(given, Dice):
-        raise Refused("die.say_result")
+def _read_die(given: Word) -> Die:
+    """The Die a spoken result names (a bare curse, where allowed, is a ten); Refused for a
+    face a d10 does not have."""
     if given.word != "curse":
         return Die(given.word)
     if given.number is None:
-        if c.kind in ("finale", "storm"):
-            return Die("curse", 10)
-        raise Refused("die.curse_number")
+        return Die("curse", 10)
     if not 0 <= given.number <= 10:
         raise Refused("die.curse_range", number=given.number)
     return Die("curse", given.number or 10)  # a d10's 0 is its ten
@@ -150,7 +150,7 @@ def _die(s, given, level):
         if c.felony_open:
             s, say = _commit_felony(s, sum(t.source == "felony" for t in c.plan))
         return push(s, (FALL[c.kind],)), say
-    die = _read_die(c, given)
+    die = _read_die(given)
     s, say = _after_throw(_set(s, dice=c.dice + (die,)), throw, die)
     c = _conflict(s)
     nxt = ("die", level) if len(c.dice) < len(c.plan) else ("after_roll", level)
@@ -242,7 +242,7 @@ def _recount_which(s, given: Number, level):
 
 def _ask_recount_die(s, k, level):
     c = _conflict(s)
-    return ask("die.recount", _die_words(recount=True), NO_ROLLING, n=k + 1,
+    return ask("die.recount", _die_words(c, recount=True), n=k + 1,
                was=_die_name(c.dice[k]), name=s.teams[c.team].members[c.plan[k].who].name)
 
 
@@ -251,7 +251,7 @@ def _recount_die(s, given, k, level):
     """Results count after the last die: a die knocked to a new face (or off the target) is
     read again, the others stand (Conflict Target)."""
     c = _conflict(s)
-    die = _read_die(c, given)
+    die = _read_die(given)
     dice = c.dice[:k] + (die,) + c.dice[k + 1:]
     return push(_set(s, dice=dice), ("after_roll", level)), ()
 
