@@ -8,10 +8,12 @@ The turns are scripted in ``TURNS``; tests/test_aloud_turns.py holds the targets
 
 from __future__ import annotations
 
+import random
 import sys
 from dataclasses import dataclass
 
-from narrator.events import Line, Unclear
+from narrator.events import Continue, Number, Unclear, Word
+from narrator.rules.base import AcceptNumber, AcceptWords
 from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.script.render import render, render_line
@@ -66,9 +68,54 @@ HFL_SETUP = [
     # each team's first scene, a pass: the typical turn below is Falcon's second
     "next", "conflict", "pass", "next", "next", "next", "conflict", "pass", "next", "next",
 ]
+INTENSITY_SETUP = ["2", "Sarah", "main", "Smooth Talker", "Don't Push Me", "Love for Jila",
+                   "Steve", "main", "Quick Wits", "Bad Temper", "Social Manipulator"]
+#: the book's Example 2, one round: two declarations, the dice, two attacks defended and
+#: their impacts, then another round is called
+INTENSITY_ROUND = ["steve", "calm", "smooth talker", "sarah", "invested", "social manipulator",
+                   "no", "6", "3", "eight and two", "trait", "2", "damage", "three and four",
+                   "advantage", "round"]
 #: a typical turn: threat set, conflict called, no help bought, one die, scored, narrated;
 #: the Cup passes
-TURNS = {"hell-for-leather": (HFL_SETUP, ["next", "conflict", "next", "merit", "next", "next"])}
+TURNS = {"hell-for-leather": (HFL_SETUP, ["next", "conflict", "next", "merit", "next", "next"]),
+         "intensity": (INTENSITY_SETUP, INTENSITY_ROUND)}
+
+
+def half_chance(seed: int, players: int = 4) -> tuple[int, int]:
+    """(answers, turns) of a virtual Half-Chance game played to its end by a seeded table
+    that flips fair coins and picks the first card or player offered."""
+    info = registry.find("half-chance")
+    rules = registry.bound(info, load_script(find_script(info.rules.script))).rules
+    rng = random.Random(seed)
+    state = rules.start({}).state
+    answers = turns = 0
+    for text in [str(players), "open", "virtual", str(rng.randint(1, 99))]:
+        if rules.expects(state).prompt.key == "ask.length" or text != "open":
+            state = rules.apply(state, understand(text, rules.expects(state))).state
+    while not rules.expects(state).over and turns < 500:
+        expectation = rules.expects(state)
+        step = rules.apply(state, _pick(expectation, rng))
+        if step.rejected is not None:  # a number offered but refused: the next one
+            number = next(n for n in range(1, 7) if rules.apply(state, Number(n)).rejected is None)
+            step = rules.apply(state, Number(number))
+        state = step.state
+        answers += 1
+        turns += sum(1 for say in step.say if getattr(say, "key", "") == "turn.begins")
+    return answers, turns
+
+
+def _pick(expectation, rng):
+    """A fair coin, the first card or living player offered, else "next"."""
+    for accept in expectation.accepts:
+        if isinstance(accept, AcceptWords) and "heads" in accept.words:
+            return Word(rng.choice(("heads", "tails")))
+    for accept in expectation.accepts:
+        if isinstance(accept, AcceptNumber):
+            return Number(accept.min)
+        words = [w for w in getattr(accept, "words", ()) if w != "end game"]
+        if words:
+            return Word(words[0])
+    return Continue()
 
 
 def main(argv: list[str]) -> int:
@@ -77,6 +124,11 @@ def main(argv: list[str]) -> int:
             continue
         s = play(game, setup, turn)
         print(f"{game}: {s.answers} answers, {s.words} words, {s.seconds:.0f} s at {WPM} wpm")
+    if not argv or "half-chance" in argv:
+        runs = [half_chance(seed) for seed in range(20)]
+        answers, turns = sum(a for a, _ in runs), sum(t for _, t in runs)
+        print(f"half-chance: {answers / turns:.1f} answers a turn, 4 players, 20 games, "
+              f"{min(t for _, t in runs)}-{max(t for _, t in runs)} turns a game")
     return 0
 
 
