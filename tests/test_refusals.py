@@ -8,6 +8,7 @@ while a question waits) do the same.
 
 import ast
 import importlib
+import io
 import random
 import string
 from pathlib import Path
@@ -18,8 +19,12 @@ from narrator.events import Continue, Control, Dice, Line, Number, Utterance, Wo
 from narrator.rules import registry
 from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, AcceptWords
 from narrator.script.render import render_line
+from narrator.session.console import Captions, TextEars
 from narrator.session.game import Session
+from narrator.session.loop import run
+from narrator.understand import normalise
 from test_conformance import random_input, rules_and_script
+from test_session_loop import MemoryJournal
 from toy_game import INFO, SCRIPT
 
 
@@ -118,3 +123,17 @@ def test_the_session_s_own_refusals_say_why_then_ask_again(control, arg, reason)
     said = session.hear(Utterance(control, Control(control, arg), 1.0, "text")).said
     assert [(s.kind, s.text) for s in said] == [("reject", reason), ("prompt", question)]
     assert session.inputs == ([] if control == "back" else [Continue()])
+
+
+@pytest.mark.parametrize("typed", ["-1", "1.5", "\u22121", "+1", "- 1", ".5", "1\u00bd"])
+def test_a_signed_or_fractional_number_typed_is_refused_never_taken(typed):
+    info = registry.get("higher-lower")
+    _rules, script = rules_and_script("higher-lower")
+    out = io.StringIO()
+    session = Session(info, script, {})
+    captions = Captions(out)
+    run(session, TextEars(io.StringIO(f"next\n{typed}\n"), echo=True, captions=captions),
+        captions, MemoryJournal())
+    assert session.inputs == [Continue()]  # the number of rounds is still to come
+    assert (f'"{normalise(typed)}" doesn\'t answer this question: it takes a number from 1 to 5.\n'
+            f"How many rounds? Say a number from 1 to 5.\n") in out.getvalue()

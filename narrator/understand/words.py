@@ -26,7 +26,7 @@ PLURAL_FACES = ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "
 
 #: a word said for another in a word choice ("head" for "heads")
 WORD_SYNONYMS = {"head": "heads", "tail": "tails", "merits": "merit", "curses": "curse",
-                 "passed": "pass", "boons": "boon"}
+                 "passed": "pass", "boons": "boon", "lys": "lis"}
 
 #: carriers: words a typed or transcribed answer may carry around its meaning ("I rolled a four
 #: and a nine", "it's heads"); the matcher skips them where a template does not use them
@@ -37,18 +37,23 @@ FILLERS = frozenset({
     "of",
 })
 
-_TOKEN = re.compile(r"-?\d+(?:[.,:/]\d+)+|-\d+|[a-z0-9']+")
+#: signs (hyphen, plus, the minus sign and dashes) and fractions that make a written number
+#: no whole count
+_SIGN = "-+\u2212\u2012\u2013\u2014\ufe63\uff0d"
+_FRACTION = "\u00bc-\u00be\u2150-\u215e"
+_TOKEN = re.compile(rf"[{_SIGN}]?\d+(?:[.,:/]\d+)+|(?<![\w.])[{_SIGN}] ?\d+|\d*[{_FRACTION}]"
+                    rf"|(?<![\w.])\.\d+|[a-z0-9']+")
 
 
 def normalise(text: str) -> str:
     """Lower case, punctuation gone, hyphenated words split ("twenty-seven"), numbers in digits
-    spelled out ("4" → "four"). A signed or fractional number ("-1", "1.5") stays as it is
-    written, so it is never read as a number."""
+    spelled out ("4" → "four"). A signed or fractional number ("-1", "−1", "+1", "1.5", ".5",
+    "1½") stays as it is written, so it is never read as a number."""
     text = text.lower().replace("\u2019", "'")
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     words = []
     for token in _TOKEN.findall(text):
-        token = token.strip("'")
+        token = token.strip("'").replace(" ", "")
         if token.isdigit() and int(token) <= HUNDRED:
             words.append(spoken(int(token)))
         elif token:
