@@ -274,9 +274,11 @@ def _ask_no_dice(s, *_):
     name = s.teams[c.team].members[c.roller].name
     if c.kind in ("finale", "storm"):
         return ask(f"nodice.{c.kind}", words("risk"), NEXT, name=name)
+    team = s.teams[c.team]
     if risk_allowed(c) is not None:
-        return ask("nodice.no_risk", AcceptNumber(0, 10), NO_ROLLING, name=name)
-    return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING, name=name)
+        return ask(brief(team, "nodice.no_risk"), AcceptNumber(0, 10), NO_ROLLING, name=name)
+    return ask(brief(team, "nodice.conflict"), AcceptNumber(0, 10), words("risk"), NO_ROLLING,
+               name=name)
 
 
 @STEPS.question("no_dice", _ask_no_dice)

@@ -34,7 +34,7 @@ def _turn(s):
     if team.scenes == 0:
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
-        say.append(Line("turn.hunters", {"marks": team.hunters}))
+        say.append(Line(brief(team, "turn.hunters"), {"marks": team.hunters}))
     return push(s, ("threat",)), tuple(say)
 
 
