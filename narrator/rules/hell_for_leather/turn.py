@@ -9,7 +9,7 @@ from narrator.events import Continue, Line
 from narrator.rules.hell_for_leather import conflict
 from narrator.rules.flow import ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, brief, words
-from narrator.rules.hell_for_leather.model import State, heat_status, set_team
+from narrator.rules.hell_for_leather.model import HUNTER_MARKS, State, heat_status, set_team
 
 
 def adversary(s: State) -> str | list[str]:
@@ -34,7 +34,8 @@ def _turn(s):
     if team.scenes == 0:
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
-        say.append(Line(brief(team, "turn.hunters"), {"marks": team.hunters}))
+        fresh = team.hunters == HUNTER_MARKS  # in full while no mark is crossed yet
+        say.append(Line("turn.hunters" if fresh else "turn.hunters.short", {"marks": team.hunters}))
     return push(s, ("threat",)), tuple(say)
 
 
