@@ -18,6 +18,7 @@ from narrator.rules.half_chance.state import (
     CUT_MAX, HAND, MAX_PLAYERS, MAX_TURNS, ROUNDS, Ask, State, distinct,
 )
 from narrator.rules.options import OptionSet
+from narrator.rules.why import with_whys
 from narrator.script.loader import ScriptError
 from narrator.script.model import Script
 
@@ -112,6 +113,8 @@ class HalfChance(FlowRules):
             table[what] = (self._card_question(what), self._card_step(what, answer))
         for what, (expect, answer) in table.items():
             steps.question(what, expect)(answer)
+        with_whys(steps, lambda key: "why.play" if key == "ask.play" or key.startswith("ask.play_")
+                  else f"why.{key.removeprefix('ask.')}")
         return Flow(steps, over=lambda state: line("ask.over"))
 
     def start(self, options: Mapping[str, Any]) -> Step:

@@ -124,7 +124,7 @@ def _ask_die(s, level):
     key = {"drive": brief(team, f"die.drive.{charts.hand(level)}"),
            "help": brief(team, "die.help")}.get(throw.source, f"die.{throw.source}")
     thrower = team.members[throw.who].name
-    return ask(key, _die_words(c), n=len(c.dice) + 1, count=len(c.plan),
+    return ask(key, _die_words(c), why="why.die", n=len(c.dice) + 1, count=len(c.plan),
                name=thrower, heat=s.teams[c.team].heat)
 
 
@@ -207,8 +207,8 @@ def _ask_after(s, *_):
                    points=charts.finale_points(c.dice), heat=heat)
     if risk_allowed(c) is None:
         return ask(brief(s.teams[c.team], "after.risk"), words("risk", "recount"), NEXT,
-                   result=charts.best(c.dice))
-    return ask(brief(s.teams[c.team], "after.final"), words("recount"), NEXT,
+                   why="why.after", result=charts.best(c.dice))
+    return ask(brief(s.teams[c.team], "after.final"), words("recount"), NEXT, why="why.after",
                result=charts.best(c.dice))
 
 
@@ -231,7 +231,7 @@ def _die_name(die: Die) -> str:
 
 def _ask_recount_which(s, level):
     dice = _conflict(s).dice
-    return ask("recount.which", AcceptNumber(1, len(dice)),
+    return ask("recount.which", AcceptNumber(1, len(dice)), why="why.recount",
                choices=choices([_die_name(d) for d in dice]))
 
 

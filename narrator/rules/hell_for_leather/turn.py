@@ -50,8 +50,9 @@ def _dilemma_open(s: State) -> bool:
 def _ask_threat(s):
     """Set the threat; ``dilemma`` is offered only when the Adversary may raise one now."""
     if not _dilemma_open(s):
-        return ask(brief(s.team, "threat.ask"), NEXT, team=s.team.name)
-    return ask(brief(s.team, "threat.ask_dilemma"), NEXT, words("dilemma"), team=s.team.name,
+        return ask(brief(s.team, "threat.ask"), NEXT, why="why.threat", team=s.team.name)
+    return ask(brief(s.team, "threat.ask_dilemma"), NEXT, words("dilemma"), why="why.threat",
+               team=s.team.name,
                adversary=adversary(s))
 
 
@@ -99,7 +100,7 @@ def _ask_solution(s):
     """Conflict or veto; ``skill`` only while the Narrator may still claim a skill."""
     key = "solution.ask_no_skill" if s.narrator.no_skills else "solution.ask"
     options = ("conflict", "veto") if s.narrator.no_skills else ("conflict", "veto", "skill")
-    return ask(brief(s.team, key), words(*options), adversary=adversary(s))
+    return ask(brief(s.team, key), words(*options), why="why.solution", adversary=adversary(s))
 
 
 @STEPS.question("solution", _ask_solution)
