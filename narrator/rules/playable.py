@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from narrator.rules import registry
+from narrator.rules.half_chance.cards import DeckError, deck_diagnostics
 from narrator.rules.base import RulesInfo
 from narrator.script.diagnostics import Code, Diagnostic
 from narrator.script.lint import check as lint_script, lint
@@ -51,7 +52,7 @@ def _rules_problems(script: Script) -> Iterator[Diagnostic]:
     where = _rules_where(script)
     try:
         info, full = registry.for_script(script)
-    except ScriptError:  # its game data (a deck) is bad: said by _card_problems
+    except DeckError:  # its deck is bad: said by _card_problems
         info, full = registry.get(script.rules), script
     except KeyError as exc:
         yield Diagnostic(Code.UNKNOWN_RULES, str(exc.args[0]), where)
@@ -81,7 +82,6 @@ def _rules_where(script: Script) -> Where:
 
 
 def _card_problems(script: Script) -> list[Diagnostic]:
-    from narrator.rules.half_chance.cards import deck_diagnostics
     return deck_diagnostics(script)
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from narrator.errors import NarratorError
 from narrator.script.diagnostics import Code, Diagnostic
 from narrator.script.model import Script, Where
 from narrator.understand import is_command, lost_words
@@ -84,7 +85,7 @@ class Deck:
         return tuple(c.name for c in self.cards if c.kind in kinds for _ in range(c.copies))
 
 
-class DeckError(Exception):
+class DeckError(NarratorError):
     """A deck with problems; the message lists them, one file:line each."""
 
 

@@ -19,7 +19,6 @@ from narrator.rules.half_chance.state import (
 )
 from narrator.rules.options import OptionSet
 from narrator.rules.why import with_whys
-from narrator.script.loader import ScriptError
 from narrator.script.model import Script
 
 COIN = {"heads": "plus", "tails": "minus", 1: "plus", 2: "minus"}
@@ -64,11 +63,11 @@ class HalfChance(FlowRules):
 
     def for_script(self, script: Script) -> HalfChance:
         """These rules playing ``script``'s deck (the registry binds them so). A deck with
-        problems is refused here, before play starts: ``ScriptError`` lists them, NS025 each
+        problems is refused here, before play starts: ``DeckError`` lists them, NS025 each
         with its file and line."""
         problems = deck_diagnostics(script, playing=True)
         if problems:
-            raise ScriptError(problems)
+            raise DeckError("the game script has problems:\n" + "\n".join(map(str, problems)))
         return HalfChance(script)
 
     @cached_property
