@@ -1,6 +1,6 @@
 """Answers and spoken words in one typical turn of a game, played through its rules.
 
-``python bench/aloud_turn.py`` prints, per game, the answers a table gives in a typical turn and
+``python bench/aloud_turn.py [GAME...]`` prints, per game, the answers a table gives in a typical turn and
 the words read aloud in it (each line said, each question asked), with the speech time at
 150 words a minute (espeak-ng's default rate is 175; 150 leaves room for pauses between lines).
 The turns are scripted in ``TURNS``; tests/test_aloud_turns.py holds the targets.
@@ -11,13 +11,16 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
-from narrator.events import Continue, Number, Unclear, Word
-from narrator.rules.base import AcceptNumber, AcceptWords
-from narrator.rules import registry
-from narrator.script.loader import find_script, load_script
-from narrator.script.render import render, render_line
-from narrator.understand import understand
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's narrator
+
+from narrator.events import Continue, Number, Unclear, Word  # noqa: E402
+from narrator.rules import registry  # noqa: E402
+from narrator.rules.base import AcceptNumber, AcceptWords  # noqa: E402
+from narrator.script.loader import find_script, load_script  # noqa: E402
+from narrator.script.render import render, render_line  # noqa: E402
+from narrator.understand import understand  # noqa: E402
 
 WPM = 150
 
