@@ -30,7 +30,7 @@ def _turn(s):
     team = s.team
     say = [Line("turn.start", {"team": team.name, "narrator": s.narrator.name,
                                "adversary": adversary(s)}),
-           Line(f"heat.{heat_status(team.heat)}", {"heat": team.heat})]
+           Line(brief(team, f"heat.{heat_status(team.heat)}"), {"heat": team.heat})]
     if team.scenes == 0:
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
