@@ -59,7 +59,7 @@ PLANS: dict[str, Plan] = {
                       {"ask.respond": "respond", "ask.still_ignoring": "respond"}),
 }
 USUAL_SHARE = 0.8  # how often the typical table gives the usual answer
-CALIBRATION_CHARS = 1500  # characters of track text the engine reads to find its pace
+CALIBRATION_CHARS = 600  # characters of track text the engine reads to find its pace
 MAX_INPUTS = 20000
 
 
@@ -207,7 +207,11 @@ def main() -> None:
                    stop=args.stop or plan.stop)
     options = dict(o.split("=", 1) for o in args.option)
     script = load_script(find_script(registry.get(game).rules.script))
-    cps, engine = (args.cps, "given") if args.cps else calibrate(script)
+    try:
+        cps, engine = (args.cps, "given") if args.cps else calibrate(script)
+    except engines.EngineError as exc:
+        sys.exit(f"the speech engine could not read the calibration sample ({exc}); "
+                 f"give the pace with --cps")
     print(f"{game}, seed {args.seed}, options {options or 'default'}: speech at "
           f"{cps:.1f} characters/s ({engine}, rate 1)")
     report(play(game, args.seed, options, plan, cps), args.turns, args.top)
