@@ -203,8 +203,9 @@ class Ears:
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake")
             self.recognizer.start(self._grammar)
-        if event in ("start", "speech", "end") and self._grammar is not None:
+        if event != "silence" and self._grammar is not None:
             self.recognizer.feed(audio)
+            self._ahead(event)
         if event != "end" or self._grammar is None:
             return None
         self.ended_at = self.clock()
@@ -214,6 +215,14 @@ class Ears:
             return None
         return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
                       wake=self.listening == "wake", echo=echo)
+
+    def _ahead(self, event: str) -> None:
+        """At a pause, a recogniser that can decode ahead starts on what was said so far; when
+        speech resumes, that is void."""
+        if event == "pause" and hasattr(self.recognizer, "prepare"):
+            self.recognizer.prepare()
+        elif event == "resume" and hasattr(self.recognizer, "discard"):
+            self.recognizer.discard()
 
     def _complete(self) -> bool:
         """Whether the utterance so far is a whole phrase that cannot go on (end it sooner)."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 import difflib
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -123,11 +124,16 @@ class Whisper:
                               language="en")
         self._grammar = None
         self._audio: list[bytes] = []
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
+        self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
+        self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
+        # decoding sets up buffers and would take twice as long as the next
 
     def known(self, word: str) -> bool:
         return True  # Whisper spells any word
 
     def start(self, grammar) -> None:
+        self.discard()
         self._grammar = grammar
         self._audio = []
 
@@ -137,14 +143,32 @@ class Whisper:
     def partial(self) -> str:
         return ""  # no streaming hypothesis: the endpointer waits its full quiet time
 
+    def prepare(self) -> None:
+        """The speaker paused: decode what was said so far in the background, so the answer
+        is ready (or nearly) when the quiet has lasted long enough to end the utterance."""
+        self.discard()
+        self._ahead = self._worker.submit(self._decode_pcm, b"".join(self._audio),
+                                          self._grammar)
+
+    def discard(self) -> None:
+        """Speech went on after a pause: what was decoded ahead is not the utterance."""
+        if self._ahead is not None:
+            self._ahead.cancel()
+            self._ahead = None
+
     def finish(self) -> Heard:
         begin = time.perf_counter()
-        pcm = b"".join(self._audio)[:2 * RATE * self.window]
-        self._audio = []
-        samples = np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
-        text, confidence, free = self.decode(samples, self._grammar)
+        ahead, self._ahead = self._ahead, None
+        pcm, self._audio = b"".join(self._audio), []
+        text, confidence, free, seconds = (ahead.result() if ahead is not None
+                                           else self._decode_pcm(pcm, self._grammar))
         return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
-                     free=free, seconds=len(samples) / RATE)
+                     free=free, seconds=seconds)
+
+    def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
+        samples = np.frombuffer(pcm[:2 * RATE * self.window],
+                                dtype=np.int16).astype(np.float32) / 32768
+        return (*self.decode(samples, grammar), len(samples) / RATE)
 
     # ------------------------------------------------------------------ decoding
 
@@ -199,27 +223,26 @@ class Whisper:
 
     def _score(self, encoded: np.ndarray, head: list[int],
                texts: list[list[str]]) -> list[float]:
-        """Log probability of each text, its end included (the best of its spellings).
-        Spellings of one token length go in one batch: CTranslate2 forces a prompt's tokens
-        after the start of the transcript and returns their log probabilities, then those of
-        the steps after (the first is the end; ``max_length`` counts more than those steps,
-        hence its generous value)."""
+        """Log probability of each text, its end included (the best of its spellings), all
+        spellings in one batch: CTranslate2 forces a prompt's tokens after the start of the
+        transcript and returns their log probabilities, then those of the steps after (the
+        first is the end; ``max_length`` counts more than those steps, hence its generous
+        value)."""
         import ctranslate2
 
         forms = [(i, self._tok.encode(" " + s)) for i, spellings in enumerate(texts)
                  for s in spellings]
+        longest = max(len(ids) for _, ids in forms)
+        batch = np.ascontiguousarray(np.repeat(encoded, len(forms), axis=0))
+        results = self._model.model.generate(
+            ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in forms],
+            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest + 2,
+            suppress_tokens=[], suppress_blank=False)
         best = [-np.inf] * len(texts)
-        for length in sorted({len(ids) for _, ids in forms}):
-            group = [(i, ids) for i, ids in forms if len(ids) == length]
-            batch = np.ascontiguousarray(np.repeat(encoded, len(group), axis=0))
-            results = self._model.model.generate(
-                ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in group],
-                beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * length + 2,
-                suppress_tokens=[], suppress_blank=False)
-            for (i, ids), result in zip(group, results):
-                steps = [_log_softmax(step) for step in result.logits[0][:length + 1]]
-                words = sum(float(steps[k][t]) for k, t in enumerate(ids))
-                best[i] = max(best[i], words + float(steps[length][self._tok.eot]))
+        for (i, ids), result in zip(forms, results):
+            steps = [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
+            words = sum(float(steps[k][t]) for k, t in enumerate(ids))
+            best[i] = max(best[i], words + float(steps[len(ids)][self._tok.eot]))
         return best
 
 
