@@ -18,8 +18,8 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
    says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
-   times ¾ when the best transcript is not the phrase (a guess: read back before it counts),
-   ⅜ when that transcript is one or two words longer, and 0 when it is longer still (a long
+   times ½ when the best transcript is not the phrase (a guess: always read back before it
+   counts), ¼ when that transcript is one or two words longer, and 0 when it is longer still (a long
    garbled sentence of talk piles up many unlikely words and would otherwise lose to any
    short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
@@ -53,9 +53,10 @@ MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far sh
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
 EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
-GUESSED = 0.75  # confidence × this when the best transcript is not the phrase (a guess), and
-                # × half of it when the transcript is up to EXTRA_WORDS words longer
-TIE = 1.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
+GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
+               # the listener's SURE_AT, so always read back), and × half of it when the
+               # transcript is up to EXTRA_WORDS words longer
+TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
@@ -194,17 +195,17 @@ class Whisper:
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
         if grammar is None or grammar.free or not best:
-            return best, (1.0 if best else 0.0), best
+            return once(best), (1.0 if best else 0.0), once(best)
         legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
         if legal == [normalise(best)] and not _doubled(legal[0]):
-            return legal[0], 1.0, best  # the only legal transcript, and the best
+            return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         candidates = list(dict.fromkeys(legal + self._nearest(grammar, free)))
         if not candidates:
-            return "", 0.0, best
+            return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best))
-        return chosen, confidence, best
+        return chosen, confidence, once(best)
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         phrases = _phrases(grammar)
@@ -267,11 +268,14 @@ def choose(candidates: list[str], scores: list[float], free: float,
 
 
 def once(text: str) -> str:
-    """A transcript said over and over ("jump to track eleven jump to track eleven jump"), a
-    habit of Whisper on a short window, as said once; any other transcript as it is."""
+    """A transcript said over and over ("Banana. Banana. Banana"), a habit of Whisper on a
+    short window, as said once ("Banana."); any other transcript as it is."""
     words = text.split()
-    for length in range(1, len(words) // 2 + 1):
-        if all(w == words[i % length] for i, w in enumerate(words)):
+    said = normalise(text).split()
+    if len(said) != len(words):
+        return text
+    for length in range(1, len(said) // 2 + 1):
+        if all(w == said[i % length] for i, w in enumerate(said)):
             return " ".join(words[:length])
     return text
 
