@@ -182,7 +182,7 @@ class Table:
         if name == "pause" and self._cues is not None:
             action, said = self.paused()
             return said if action == "acted" else (
-                list(self.session.last_said) if action == "repeat" else self.session.question())
+                self.session.full(self.session.last_said) if action == "repeat" else self.session.question())
         if name in ("stop", "resume") and self._cues is not None:
             return self.session.question()
         if name in VOICE_CONTROLS:
@@ -305,14 +305,15 @@ class Table:
                 return self.skip(current, queue)
             if name == "repeat":
                 self.mouth.stop()
-                return list(passage)
+                return self.session.full(passage)
             if name == "pause":
                 after = self.pause_reading(current, queue, passage)
                 if after is None:
                     continue
                 return after
-            said = self.help("reading") if name == "help" else self.adjust(name)
-            if name == "help" or said[0].kind == "reject":
+            said = (self.help("reading") if name == "help" else
+                    self.session.what_now("reading") if name == "whatnow" else self.adjust(name))
+            if name in ("help", "whatnow") or said[0].kind == "reject":
                 return self.interject(said, current, queue)
             self.show(said[0])
         return queue
@@ -360,7 +361,7 @@ class Table:
             return self.skip(current, queue)
         if action == "repeat":
             self.mouth.stop()
-            return list(passage)
+            return self.session.full(passage)
         return said
 
     def paused(self, speak: bool = True) -> tuple[str, list[Said]]:
@@ -387,6 +388,9 @@ class Table:
                 return ("next" if name == "stop" else name), []
             if name in ("help", "pause"):
                 tell(self.help("paused"))
+                continue
+            if name == "whatnow":
+                tell(self.session.what_now("paused"))
                 continue
             if name is None:
                 self.hold(heard)
