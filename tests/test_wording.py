@@ -11,6 +11,8 @@ import pytest
 from narrator.events import Line
 from narrator.rules import registry
 from narrator.rules.flow import ask
+from narrator.script.diagnostics import Code
+from narrator.script.lint import lint
 from narrator.script.model import Prompt, Script, Where
 from narrator.script.render import render_line
 from narrator.understand import (
@@ -141,3 +143,12 @@ def test_the_understand_layer_s_own_reasons_say_articles_and_plurals_right():
     assert understand("four", ask("q", AcceptDice(6, 2, 2))).reason == "I heard 1 die; I need 2."
     assert understand("one success", ask("q", AcceptSuccesses(0))).reason == \
         "1 success is more than there are dice (0)."
+
+
+def test_a_field_format_that_is_no_word_format_is_NS019(tmp_path):
+    script = tmp_path / "game.yaml"
+    script.write_text('game: t\ntitle: T\nstart: a\ntracks:\n  - id: a\n    number: 1\n'
+                      '    title: A\n    lines: ["Go."]\n    ending: true\nprompts:\n'
+                      '  ok: "{n:die/dice} and {face:a}."\n  bad: "{n:>5}"\n')
+    [found] = lint(tmp_path)
+    assert found.code is Code.BAD_TEMPLATE and "{n:>5} is no word format" in found.message
