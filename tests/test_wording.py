@@ -8,17 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from narrator.events import Line
+from narrator.dice import Roller
+from narrator.events import Continue, Control, Line, Number, Utterance
 from narrator.rules import registry
 from narrator.rules.flow import ask
 from narrator.script.diagnostics import Code
 from narrator.script.lint import lint
 from narrator.script.model import Prompt, Script, Where
 from narrator.script.render import render_line
+from narrator.session.game import Session
 from narrator.understand import (
     AcceptDice, AcceptSuccesses, article, counted, understand, with_article,
 )
 from test_conformance import random_input, rules_and_script
+from toy_game import INFO, SCRIPT
 
 
 def test_article_goes_by_the_sound_of_the_number_or_word():
@@ -152,3 +155,15 @@ def test_a_field_format_that_is_no_word_format_is_NS019(tmp_path):
                       '  ok: "{n:die/dice} and {face:a}."\n  bad: "{n:>5}"\n')
     [found] = lint(tmp_path)
     assert found.code is Code.BAD_TEMPLATE and "{n:>5} is no word format" in found.message
+
+
+def test_the_session_s_own_sentences_count_in_the_right_number():
+    session = Session(INFO, SCRIPT, {}, roller=Roller(1))
+    session.replay([Continue()])
+    assert session.resumed()[0].text == "Resuming Toy after 1 input."
+    info = registry.get("higher-lower")
+    _rules, script = rules_and_script("higher-lower")
+    session = Session(info, script, {}, roller=Roller(1))
+    session.replay([Continue(), Number(3)])
+    rolled = session.hear(Utterance("roll for me", Control("roll"), 1.0, "text")).said
+    assert rolled[0].text.startswith("Rolled 1 die: ")

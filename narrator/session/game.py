@@ -16,7 +16,7 @@ from narrator.events import (
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
-from narrator.understand import controls, describe, wanted
+from narrator.understand import controls, counted, describe, wanted
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -84,7 +84,8 @@ class Session:
 
     def resumed(self) -> list[Said]:
         """What to say when a saved session is picked up again."""
-        intro = [Said(f"Resuming {self.info.title} after {len(self.inputs)} inputs.", "info")]
+        inputs = counted(len(self.inputs), "input")
+        intro = [Said(f"Resuming {self.info.title} after {inputs}.", "info")]
         return self._remember(intro + self._say(self.rules.status(self.state)) + self._prompt())
 
     # ------------------------------------------------------------------ the pure step
@@ -215,8 +216,8 @@ class Session:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome(self._refused(step))
-        dice_word = "die" if len(faces) == 1 else "dice"
-        said = Said(f"Rolled {len(faces)} {dice_word}: {spoken_list(faces)}.", "readback")
+        said = Said(f"Rolled {counted(len(faces), 'die', 'dice')}: {spoken_list(faces)}.",
+                    "readback")
         return self._stage(given, step, [said])
 
     def _goto(self, number: int | None) -> list[Said]:
@@ -296,7 +297,7 @@ def _read_back(given: GameInput) -> str:
     if isinstance(given, Dice):
         return f"{spoken_list(given.faces)}"
     if isinstance(given, Successes):
-        return f"{given.count} success" + ("" if given.count == 1 else "es")
+        return counted(given.count, "success", "successes")
     if isinstance(given, Number):
         return str(given.value)
     if isinstance(given, Word):
