@@ -79,7 +79,7 @@ def test_slips_finds_wrong_articles_and_plurals():
     assert slips("ditch and let 2 die?") == []
 
 
-def lines_heard(game: str, seeds=range(8)) -> tuple[object, list[Line]]:
+def lines_heard(game: str, seeds=range(4)) -> tuple[object, list[Line]]:
     """Every Line a game says (prompts, whys, refusals, what it says, status) in random play."""
     rules, script = rules_and_script(game)
     heard: list[Line] = []
