@@ -142,7 +142,8 @@ def test_every_line_of_every_game_says_its_articles_and_plurals_right(game):
 
 
 def test_the_understand_layer_s_own_reasons_say_articles_and_plurals_right():
-    assert understand("nine", ask("q", AcceptDice(8))).reason == "9 is not a face of an 8-sided die."
+    assert understand("nine", ask("q", AcceptDice(8))).reason == \
+        "9 is not a face of an 8-sided die."
     assert understand("four", ask("q", AcceptDice(6, 2, 2))).reason == "I heard 1 die; I need 2."
     assert understand("one success", ask("q", AcceptSuccesses(0))).reason == \
         "1 success is more than there are dice (0)."

@@ -240,7 +240,8 @@ class Session:
         "reading" or "paused": what the shell is doing comes first)."""
         expectation = self.expectation
         if self._pending is not None:
-            waits = f"waiting for yes or no: {_read_back(self._pending[0])} counts once you say yes."
+            given = _read_back(self._pending[0])
+            waits = f"waiting for yes or no: {given} counts once you say yes."
         elif expectation.over:
             return [Said("Nothing: the game is over.", "info")]
         elif expectation.why is not None:
@@ -251,8 +252,8 @@ class Session:
         return [Said(WHILE.get(mode, "The game is ") + waits, "info")]
 
     def _refused(self, step: Step) -> list[Said]:
-        """A refused input: the reason, then the question again ("Nothing on a die is higher
-        than 6. The die shows 6. Will the next roll be higher or lower?")."""
+        """A refused input: the reason, then the question again ("7 is not a face of a d6. The
+        guess is lower. Roll the die.")."""
         assert step.rejected is not None
         return self._refusal(self._text(step.rejected))
 
