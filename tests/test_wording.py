@@ -109,24 +109,24 @@ def lines_heard(game: str, seeds=range(4)) -> tuple[object, list[Line]]:
 def samples(script, heard: list[Line]):
     """Each prompt of the script filled every way play filled it, and with each number of
     SAMPLE_NUMBERS in every field play gave a number (a field play never filled: the values
-    its name took in the game's other lines, or each number and a name)."""
-    seen: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+    its name took in the game's other lines, or each number and a name). Values are told apart
+    by their repr: a field may hold a list or a Line."""
+    seen: dict[str, dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
     for line in heard:
         for name, value in line.params.items():
-            value = value if not isinstance(value, list) else tuple(value)
-            seen[line.key][name].add(value)
-            seen[""][name].add(value)  # any line's
+            seen[line.key][name][repr(value)] = value
+            seen[""][name][repr(value)] = value  # any line's
+    fallback = {repr(v): v for v in ("Eve", *SAMPLE_NUMBERS)}
     for key, prompt in script.prompts.items():
         fields = {f for _, f, _, _ in string.Formatter().parse(prompt.text) if f}
-        values = {f: set(seen[key].get(f) or seen[""].get(f) or {"Eve", *SAMPLE_NUMBERS})
-                  for f in fields}
-        for f in fields:
-            if any(isinstance(v, int) and not isinstance(v, bool) for v in values[f]):
-                values[f] |= set(SAMPLE_NUMBERS)
-        base = {f: next(iter(sorted(v, key=str))) for f, v in values.items()}
+        values = {f: dict(seen[key].get(f) or seen[""].get(f) or fallback) for f in fields}
+        for options in values.values():
+            if any(isinstance(v, int) and not isinstance(v, bool) for v in options.values()):
+                options.update({repr(n): n for n in SAMPLE_NUMBERS})
+        base = {f: options[min(options)] for f, options in values.items()}
         for f, options in values.items():
-            for value in options:
-                yield key, {**base, f: list(value) if isinstance(value, tuple) else value}
+            for value in options.values():
+                yield key, {**base, f: value}
 
 
 @pytest.mark.parametrize("game", registry.names())
