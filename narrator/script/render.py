@@ -56,7 +56,10 @@ def render_line(script: Script, line: Line) -> str:
 
 
 def render(script: Script, say: Say, kind: str = "line") -> list[Said]:
-    """Everything one ``Say`` speaks: a track is its heading then each of its lines."""
+    """Everything one ``Say`` speaks: a track is its heading then each of its lines; a brief
+    track is its reminder, when the game's prompts have one."""
+    if isinstance(say, ReadTrack) and say.brief and f"reminder.{say.track}" in script.prompts:
+        return [Said(render_line(script, Line(f"reminder.{say.track}")), kind, track=say.track)]
     if isinstance(say, ReadTrack):
         track = script.track(say.track)
         audio = str(track.audio) if track.audio else None

@@ -187,7 +187,7 @@ class Session:
                 return Outcome(self._refusal("There is nothing to take back yet."))
             return Outcome(undo=True)
         if name == "repeat":
-            return Outcome(list(self.last_said), control="repeat")
+            return Outcome(self.full(self.last_said), control="repeat")
         if name == "help":
             return Outcome(self.help())
         if name == "whatnow":
@@ -227,6 +227,13 @@ class Session:
             span = f"tracks {numbers[0]} to {numbers[-1]}" if numbers else "no tracks"
             return self._refusal(f"There is no track {number}; this game has {span}.")
         return self._remember(render(self.script, ReadTrack(track.id)) + self._prompt())
+
+    def full(self, said: list[Said]) -> list[Said]:
+        """``said`` as "repeat" says it again: each track's reminder becomes the whole track."""
+        out: list[Said] = []
+        for s in said:
+            out.extend(render(self.script, ReadTrack(s.track)) if s.track else [s])
+        return out
 
     def help(self) -> list[Said]:
         """What can be said now, and at any time."""

@@ -182,7 +182,7 @@ class Table:
         if name == "pause" and self._cues is not None:
             action, said = self.paused()
             return said if action == "acted" else (
-                list(self.session.last_said) if action == "repeat" else self.session.question())
+                self.session.full(self.session.last_said) if action == "repeat" else self.session.question())
         if name in ("stop", "resume") and self._cues is not None:
             return self.session.question()
         if name in VOICE_CONTROLS:
@@ -305,7 +305,7 @@ class Table:
                 return self.skip(current, queue)
             if name == "repeat":
                 self.mouth.stop()
-                return list(passage)
+                return self.session.full(passage)
             if name == "pause":
                 after = self.pause_reading(current, queue, passage)
                 if after is None:
@@ -361,7 +361,7 @@ class Table:
             return self.skip(current, queue)
         if action == "repeat":
             self.mouth.stop()
-            return list(passage)
+            return self.session.full(passage)
         return said
 
     def paused(self, speak: bool = True) -> tuple[str, list[Said]]:

@@ -26,7 +26,7 @@ PLURAL_FACES = ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "
 
 #: a word said for another in a word choice ("head" for "heads")
 WORD_SYNONYMS = {"head": "heads", "tail": "tails", "merits": "merit", "curses": "curse",
-                 "passed": "pass", "boons": "boon"}
+                 "passed": "pass", "boons": "boon", "lys": "lis"}
 
 #: carriers: words a typed or transcribed answer may carry around its meaning ("I rolled a four
 #: and a nine", "it's heads"); the matcher skips them where a template does not use them
