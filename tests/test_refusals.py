@@ -140,9 +140,10 @@ def test_a_signed_or_fractional_number_typed_is_refused_never_taken(typed):
 
 
 #: what each reason of the kernel that any game can meet must name (any one of the sets of
-#: fields): what the question takes, or the range or choices it was out of
+#: fields): what the question takes, or the range it was out of, or the word refused (the
+#: question said after it names the choices)
 NAMES = {"reject.not_now": [{"takes"}], "reject.blank": [{"takes"}],
-         "reject.number": [{"min", "max"}, {"takes"}], "reject.word": [{"words"}, {"takes"}]}
+         "reject.number": [{"min", "max"}, {"takes"}], "reject.word": [{"word"}]}
 
 
 @pytest.mark.parametrize("game", registry.names() + [ENGINE_GAME])
