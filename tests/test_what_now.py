@@ -113,7 +113,7 @@ def test_what_now_is_spoken_and_captioned_while_a_question_waits():
 
 #: games whose questions do not all say why yet (issue 15: each game's helper words them; the
 #: lead drops each mark as that game lands, and strict xfail fails once a game passes)
-NO_WHY_YET = {"blades", "hell-for-leather", "intensity", "half-chance"}
+NO_WHY_YET = {"hell-for-leather", "intensity", "half-chance"}
 GAMES = registry.names() + [ENGINE_GAME]
 
 
