@@ -550,7 +550,7 @@ def test_storming_the_gauntlet_heat_five_rises_each_conflict_fallen_heat_kills()
 def test_illegal_input_is_refused_and_changes_nothing():
     state = teams_game()
     step = RULES.apply(state, Number(4))
-    assert step.rejected == Line("reject.not_now") and step.state == state
+    assert step.rejected.key == "reject.not_now" and step.state == state
 
 
 def test_status_says_whose_turn_heat_vp_drive_hunters_and_goals():

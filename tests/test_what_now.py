@@ -45,6 +45,8 @@ def test_wanted_names_the_answers_in_a_few_words():
     assert wanted(ask("q", AcceptDice(6, 2, 2))) == "the faces of 2 six-sided dice"
     assert wanted(ask("q", AcceptDice(8))) == "the face of an eight-sided die"
     assert wanted(ask("q", AcceptWords(("higher", "lower")))) == '"higher" or "lower"'
+    many = tuple("abcdefg")  # more than a sentence can list: the question names them
+    assert wanted(ask("q", AcceptWords(many))) == "one of the 7 words the question names"
 
 
 def test_what_now_without_a_why_restates_the_question():
