@@ -1,10 +1,15 @@
 """Capture and endpointing: 16 kHz mono frames from a microphone, cut into utterances.
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
-30 ms frames over a queue; it counts overflows reported in the callback status. ``Endpointer``
+30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
+the callback status. Given an echo canceller (``voice/echo.py``), a thread of its own takes
+the narrator's voice out of each frame as it comes in, so cancellation keeps up with the sound
+even while a recogniser decoding holds up the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
-shorter one when the listener says that what was heard is a phrase that cannot go on.
+shorter one when the listener says that what was heard is a phrase that cannot go on. A short
+quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser can start
+decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is void).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import Callable
 
 import numpy as np
 
+from narrator.voice.echo import SampleClock
+
 RATE = 16000
 FRAME = 480  # samples: 30 ms
 
@@ -31,15 +38,18 @@ def rms(frame: bytes) -> float:
 
 @dataclass
 class Endpointer:
-    """Voice activity: ``push(frame)`` returns ("silence" | "start" | "speech" | "end", audio).
+    """Voice activity: ``push(frame)`` returns ("silence" | "start" | "speech" | "pause" |
+    "resume" | "end", audio).
 
-    On "start" the audio is the pre-roll plus the frame; on "speech" the frame; on "end" the
-    frame that ended it. ``start_ratio``/``end_ratio`` are levels over the noise floor.
+    On "start" the audio is the pre-roll plus the frame; on "speech", "pause" (the quiet run
+    reached ``pause_frames``) and "resume" (the first loud frame after a pause) the frame; on
+    "end" the frame that ended it. ``start_ratio``/``end_ratio`` are levels over the noise floor.
     """
 
     start_frames: int = 3        # 90 ms of loud frames start an utterance
     end_frames: int = 10         # 300 ms of quiet frames end it
     final_frames: int = 6        # 180 ms do when ``complete()`` says the phrase cannot go on
+    pause_frames: int = 4        # 120 ms of quiet are a pause
     preroll_frames: int = 10
     max_frames: int = 200        # 6 s: longer is talk, not a command; cut it
     start_ratio: float = 3.0     # ~10 dB over the noise floor
@@ -62,6 +72,7 @@ class Endpointer:
         if not self.in_speech:
             return self._silent(frame, level)
         self._length += 1
+        paused = self._quiet >= self.pause_frames
         self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
         if self._ended() or self._length >= self.max_frames:
             if self._length >= self.max_frames:  # a steady sound this long is the new floor
@@ -69,7 +80,9 @@ class Endpointer:
             self.in_speech = False
             self._recent.clear()
             return "end", frame
-        return "speech", frame
+        if self._quiet == self.pause_frames:
+            return "pause", frame
+        return ("resume" if paused and not self._quiet else "speech"), frame
 
     def _ended(self) -> bool:
         if self._quiet >= self.end_frames:
@@ -101,14 +114,19 @@ class Endpointer:
 class Mic:
     """A 16 kHz mono int16 input stream; ``read(timeout)`` gives one 30 ms frame or None."""
 
-    def __init__(self, device: str | int | None = None) -> None:
+    def __init__(self, device: str | int | None = None, echo=None) -> None:
         import sounddevice as sd
 
+        self.echo = echo  # an EchoCanceller, or None: the frames as captured
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
+        self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
+        if echo is not None:
+            threading.Thread(target=self._cancel, name="echo-cancel", daemon=True).start()
         self.overflows = 0
         self.dropped = 0
         self._opened_at = time.monotonic()
         self._heard_at: float | None = None
+        self._clock = SampleClock(RATE, output=False)
         try:
             self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
                                              channels=1, dtype="int16", callback=self._callback)
@@ -119,15 +137,31 @@ class Mic:
                                f"--input text.") from exc
 
     def _callback(self, data, frames, when, status) -> None:
-        self._heard_at = time.monotonic()
+        self._heard_at = now = time.monotonic()
+        ago = when.currentTime - when.inputBufferAdcTime
+        if not 0.0 <= ago < 1.0:  # no usable time stamps from this host API
+            ago = self._stream.latency
+        at = self._clock.stamp(now - ago - frames / RATE, frames)
         if status.input_overflow:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
         try:
-            self._frames.put_nowait(bytes(data))
+            if self.echo is None:
+                self._frames.put_nowait(bytes(data))
+            else:
+                self._captured.put_nowait((at, bytes(data)))
         except queue.Full:
             self.dropped += 1
+
+    def _cancel(self) -> None:
+        """Echo-cancel each captured frame as it comes (until ``close``)."""
+        while (captured := self._captured.get()) is not None:
+            at, frame = captured
+            try:
+                self._frames.put_nowait(self.echo.clean(frame, at))
+            except queue.Full:
+                self.dropped += 1
 
     @property
     def alive(self) -> bool:
@@ -152,6 +186,10 @@ class Mic:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
         for good, so the stream is aborted (no draining) on a helper thread, and the caller
         waits for it at most a second."""
+        try:
+            self._captured.put_nowait(None)  # the canceller's thread ends
+        except queue.Full:
+            pass  # it is stuck or gone; a daemon thread does not hold the process
         closer = threading.Thread(target=self._release, name="microphone-close", daemon=True)
         closer.start()
         closer.join(timeout=1.0)
