@@ -17,7 +17,7 @@ question is asked or to interrupt:
 * a read-back is answered "yes" when it is what was said, else by saying the answer again (a
   correction); an input the table did not give is undone with "go back" and answered again;
 * a miss ("didn't catch that", or nothing heard) is said again;
-* interruptions: "pause" then "resume" over one passage in four, "repeat" over another, and
+* interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
   "go back" at one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed plays under everything at ``--snr`` dB below the players' speech.
