@@ -27,8 +27,6 @@ def _null_sink(env):
                 if "module-null-sink" in line)
 
 
-@pytest.mark.skip(reason="passes alone, fails after tests/test_speak_audio.py in one process: "
-                  "PortAudio state left by the speaker tests (issue 14, open)")
 def test_a_lost_microphone_is_said_and_picked_up_again_when_it_returns():
     from narrator.voice.listener import make_ears
     from narrator.voice.mic import Mic

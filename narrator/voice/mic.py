@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import queue
 import sys
-import threading
 import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+
+from narrator.voice import streams
 
 RATE = 16000
 FRAME = 480  # samples: 30 ms
@@ -110,9 +111,9 @@ class Mic:
         self._opened_at = time.monotonic()
         self._heard_at: float | None = None
         try:
-            self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
-                                             channels=1, dtype="int16", callback=self._callback)
-            self._stream.start()
+            self._stream = streams.open_stream(lambda: sd.RawInputStream(
+                samplerate=RATE, blocksize=FRAME, device=device, channels=1, dtype="int16",
+                callback=self._callback))
         except (sd.PortAudioError, ValueError) as exc:
             raise RuntimeError(f"cannot open the microphone {device!r}: {exc}. Check "
                                f"`narrator devices` and pass --input-device, or play with "
@@ -150,19 +151,9 @@ class Mic:
 
     def close(self) -> None:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
-        for good, so the stream is aborted (no draining) on a helper thread, and the caller
-        waits for it at most a second."""
-        closer = threading.Thread(target=self._release, name="microphone-close", daemon=True)
-        closer.start()
-        closer.join(timeout=1.0)
-
-    def _release(self) -> None:
-        import sounddevice as sd
-        try:
-            self._stream.abort()
-            self._stream.close()
-        except sd.PortAudioError:  # the device is already gone: nothing left to release
-            pass
+        for good, so it is aborted (no draining) on a helper thread, waited for at most a
+        second (``streams.close_stream``)."""
+        streams.close_stream(self._stream)
 
 
 def check_input(device: str | int | None = None) -> None:
