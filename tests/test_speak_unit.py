@@ -280,3 +280,24 @@ def test_narrator_voices_try_refuses_an_unknown_voice_by_name():
 
     result = CliRunner().invoke(app, ["voices", "--try", "festival:nope"])
     assert result.exit_code == 1 and "no voice 'nope'" in result.output
+
+
+def test_a_mouth_that_captions_shows_each_line_as_heard_and_marks_a_passage_said_again():
+    """The loop hands its captions to a Speaker-like mouth (``caption_to``): every spoken line
+    is captioned once, by the mouth, and a passage said again after "repeat" is marked."""
+    from test_loop_states import Mouth, play
+
+    class Captioning(Mouth):
+        def caption_to(self, show):
+            self.show = show
+
+        def say(self, said, again=False):
+            super().say(said)
+            self.show(Said(f"(again) {said.text}" if again else said.text, said.kind))
+
+    transcript, _, _, mouth, *_ = play([("asking", "next"), ("asking", "go to track 2"),
+                                        ("asking", "repeat")], mouth=Captioning())
+    shown = [line for line in transcript.splitlines() if line and not line.startswith("[")]
+    again = len(["Track 2: Credits", "Made for tests.", "How many players?"])
+    assert shown == mouth.spoken[:-again] + [f"(again) {t}" for t in mouth.spoken[-again:]]
+    assert mouth.spoken[-again:] == ["Track 2: Credits", "Made for tests.", "How many players?"]

@@ -39,6 +39,7 @@ from narrator.voice.tts import INSTALL_HINT, Renderer, TtsError, sentences
 try:
     import sounddevice as sd
 
+    from narrator.voice import streams
     from narrator.voice.player import SPEECH_RATE, Clip, DeviceLost, Player
     NO_PORTAUDIO = ""
 except OSError as _exc:  # libportaudio2 is missing: make_speaker says so
@@ -53,6 +54,8 @@ RETRY_SECONDS = 0.5
 DEVICE_HINT = ("check that a sound device is connected and PulseAudio/PipeWire runs "
                "(libportaudio2 must be installed); `narrator devices` lists outputs, "
                "--output-device picks one")
+OUTPUT_LOST = "The sound output is gone; captions go on, and speech comes back when it does."
+OUTPUT_BACK = "The sound output is back."
 Show = Callable[[Said], None]
 
 
@@ -68,8 +71,11 @@ class _Item:
     passage: int
     captions: list[Said] = field(default_factory=list)
     mark: str = ""  # "again" when repeated
+    shown: bool = False  # already captioned (a device message, shown when it happened)
 
     def caption(self, mark: str | None = None) -> list[Said]:
+        if self.shown:
+            return []
         mark = self.mark if mark is None else mark
         first = Said(f"({mark}) {self.said.text}" if mark else self.said.text, self.said.kind)
         return [first] + self.captions
@@ -103,8 +109,13 @@ class Speaker:
 
     # ------------------------------------------------------------------ the loop's calls
 
-    def say(self, said: Said) -> None:
-        """Queue ``said`` (sentence by sentence); returns at once."""
+    def caption_to(self, show: Show) -> None:
+        """Caption through ``show`` from now on (the session loop hands its captions over)."""
+        self._show = show
+
+    def say(self, said: Said, again: bool = False) -> None:
+        """Queue ``said`` (sentence by sentence; captioned "(again)" when ``again``); returns
+        at once."""
         if not (said.audio or said.text.strip()):
             return
         with self._cond:
@@ -119,7 +130,7 @@ class Speaker:
                 return
             parts = [said] if said.audio or said.kind == "caption" else \
                 [Said(s, said.kind) for s in sentences(said.text)]
-            items = [_Item(p, self._last) for p in parts]
+            items = [_Item(p, self._last, mark="again" if again else "") for p in parts]
             passage.extend(items)
             self._queue.extend(items)
             self._cond.notify_all()
@@ -259,8 +270,7 @@ class Speaker:
             self._lost, self._retry_at = True, time.monotonic() + RETRY_SECONDS
             self._player.stop()
             self._player.release()
-        self._show(Said("The sound output is gone; captions go on, and speech comes back "
-                        "when it does.", "info"))
+        self._show(Said(OUTPUT_LOST, "info"))
         LOG.info("sound output lost (%s)", self.settings.output_device)
 
     def _retry(self) -> None:
@@ -272,9 +282,13 @@ class Speaker:
             with self._cond:
                 self._player.check(keep=True)
         except (sd.PortAudioError, ValueError):
+            streams.rescan()  # a raw ALSA device may come back under a new number
             return
         self._lost = False
-        self._show(Said("The sound output is back.", "info"))
+        back = Said(OUTPUT_BACK, "info")
+        self._show(back)  # at once, and said first
+        with self._cond:
+            self._queue.appendleft(_Item(back, self._passage, shown=True))
 
     def _mute_for(self, message: str) -> None:
         self._mute = True
