@@ -241,7 +241,7 @@ def test_stop_silences_the_reading_and_captions_the_rest_as_skipped(slow_burn, s
             narrator.say(said)
         time.sleep(2.5)
         stopped_at = time.monotonic()
-        narrator.stop()
+        narrator.skip()
         assert narrator.wait(1) and not narrator.is_speaking
         time.sleep(1.0)
     loud = rec.loud_times()

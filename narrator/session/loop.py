@@ -48,7 +48,8 @@ class Mouth(Protocol):
 
     The loop says one sentence at a time and polls ``is_speaking``. ``pause``/``resume`` hold
     a recording in place (speech is stopped and said again instead); ``louder``/``quieter``
-    (the new volume, 0..1) may be missing: the table is told so. A mouth with ``caption_to``
+    (the new volume, 0..1) may be missing: the table is told so; ``skip`` (stop, the rest
+    marked skipped) may be missing: ``stop`` is used. A mouth with ``caption_to``
     is handed the captions of what it says, to show each sentence as it is heard; it also
     takes ``say(said, again=True)`` for a passage said again ("repeat").
     """
@@ -337,7 +338,7 @@ class Table:
     def skip(self, current: Said, queue: list[Said]) -> list[Said]:
         """Stop reading and go to the question (ask it again when it was being asked)."""
         assert self.mouth is not None
-        self.mouth.stop()
+        getattr(self.mouth, "skip", self.mouth.stop)()  # a Speaker captions what it drops
         self.cue("accepted")
         if current.kind == "prompt":
             return [current]

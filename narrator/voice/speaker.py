@@ -4,7 +4,7 @@
 sentence starts rendering at once (``tts``, cached per sentence), so the next one is ready
 before the current one ends. A worker thread plays them in order (``player``) and calls
 ``show`` with each sentence as its first sample goes out, so captions keep step with the
-voice; a sentence dropped by ``stop`` is captioned "(skipped)", one played again by ``repeat``
+voice; a sentence dropped by ``skip`` is captioned "(skipped)", one played again by ``repeat``
 "(again)". Rate and volume changes apply from the next sentence.
 
 A *passage* is what was said since the speaker was last idle (a heading starts a new one);
@@ -178,8 +178,8 @@ class Speaker:
             self._paused = False
             self._interrupt()
 
-    def stop(self) -> None:
-        """Stop the reading: cut the sentence playing and drop (caption as skipped) the rest."""
+    def stop(self) -> list[_Item]:
+        """Cut the sentence playing and drop the rest (what was dropped)."""
         with self._cond:
             dropped = list(self._queue)
             self._queue.clear()
@@ -187,7 +187,12 @@ class Speaker:
             self._interrupt()
         if self._renderer is not None:
             self._renderer.cancel_prefetch()
-        for item in dropped:
+        return dropped
+
+    def skip(self) -> None:
+        """Stop the reading for good ("stop", "next"): as ``stop``, the rest captioned as
+        skipped."""
+        for item in self.stop():
             for said in item.caption("skipped"):
                 self._show(said)
 
