@@ -301,3 +301,14 @@ def test_a_mouth_that_captions_shows_each_line_as_heard_and_marks_a_passage_said
     again = len(["Track 2: Credits", "Made for tests.", "How many players?"])
     assert shown == mouth.spoken[:-again] + [f"(again) {t}" for t in mouth.spoken[-again:]]
     assert mouth.spoken[-again:] == ["Track 2: Credits", "Made for tests.", "How many players?"]
+
+
+def test_the_first_words_of_a_long_sentence_render_as_their_own_clause():
+    from narrator.voice.tts import first_clause
+
+    long = "You have been dumped in a city, with no money and no friends to call on."
+    assert first_clause(long) == ["You have been dumped in a city,",
+                                  "with no money and no friends to call on."]
+    assert first_clause("Roll three dice for the Opposition, please.") == [
+        "Roll three dice for the Opposition, please."]  # too little on one side: whole
+    assert first_clause("Roll the dice.") == ["Roll the dice."]

@@ -1,7 +1,8 @@
 """The Speaker: what the session loop calls to be heard, and who captions what is heard.
 
-``say`` cuts a ``Said`` into sentences, queues them and returns at once; every queued
-sentence starts rendering at once (``tts``, cached per sentence), so the next one is ready
+``say`` cuts a ``Said`` into sentences (the first words after silence into their first
+clause, when not rendered yet), queues them and returns at once; every queued sentence starts
+rendering at once (``tts``, cached per sentence), so the next one is ready
 before the current one ends. A worker thread plays them in order (``player``) and calls
 ``show`` with each sentence as its first sample goes out, so captions keep step with the
 voice; a sentence dropped by ``skip`` is captioned "(skipped)", one played again by ``repeat``
@@ -34,7 +35,7 @@ import soundfile as sf
 from narrator.events import Said
 from narrator.settings import RATE_MAX, RATE_MIN, Settings, load_settings, save_settings
 from narrator.voice.earcons import earcon as make_earcon
-from narrator.voice.tts import INSTALL_HINT, Renderer, TtsError, sentences
+from narrator.voice.tts import INSTALL_HINT, Renderer, TtsError, first_clause, sentences
 
 try:
     import sounddevice as sd
@@ -119,7 +120,8 @@ class Speaker:
         if not (said.audio or said.text.strip()):
             return
         with self._cond:
-            if said.kind == "heading" or (not self._queue and not self._busy):
+            idle = not self._queue and not self._busy
+            if said.kind == "heading" or idle:
                 self._passages = {n: p for n, p in self._passages.items()
                                   if n >= self._passage}
                 self._last += 1
@@ -129,7 +131,7 @@ class Speaker:
                 passage[-1].captions.append(said)  # a recording's text shows as it starts
                 return
             parts = [said] if said.audio or said.kind == "caption" else \
-                [Said(s, said.kind) for s in sentences(said.text)]
+                [Said(s, said.kind) for s in self._pieces(said.text, idle)]
             items = [_Item(p, self._last, mark="again" if again else "") for p in parts]
             passage.extend(items)
             self._queue.extend(items)
@@ -138,6 +140,15 @@ class Speaker:
             for item in items:
                 if item.said.kind != "caption":
                     self._renderer.prefetch(item.said.text, self.settings.rate)
+
+    def _pieces(self, text: str, first: bool) -> list[str]:
+        """The sentences of ``text``; when they are the ``first`` words after silence and the
+        first sentence is not rendered yet, its first clause apart (it renders sooner)."""
+        parts = sentences(text)
+        if first and parts and self._renderer is not None and not self._mute and \
+                not self._renderer.path_for(parts[0], self.settings.rate).exists():
+            parts[:1] = first_clause(parts[0])
+        return parts
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been spoken; True when done."""
