@@ -29,6 +29,7 @@ from narrator.voice.streams import rescan
 
 RETRY_SECONDS = 1.0
 SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking on it
+CONFIRM_SECONDS = 0.5  # a stalled microphone is lost when still stalled this much later
 MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
             "when it is back.")
 MIC_BACK = "The microphone is back."
@@ -114,6 +115,7 @@ class WatchedEars:
         self.clock = clock
         self.lost = False
         self._retry_at = 0.0
+        self._silent_since: float | None = None  # when the source was first seen stalled
         self.echo = EchoCheck(lambda: announce(ECHO))
         self._meter(ears.source)
 
@@ -134,7 +136,11 @@ class WatchedEars:
             heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
             if heard is not None:
                 return heard
-            if not getattr(self.ears.source, "alive", True):
+            if getattr(self.ears.source, "alive", True):
+                self._silent_since = None
+            elif self._silent_since is None:  # a busy machine's audio comes in bursts
+                self._silent_since = self.clock()
+            elif self.clock() - self._silent_since >= CONFIRM_SECONDS:
                 self._lose()
 
     def __getattr__(self, name: str) -> Any:  # ready, notice, ended_at, ... of the ears
@@ -144,6 +150,7 @@ class WatchedEars:
 
     def _lose(self) -> None:
         self.lost, self._retry_at = True, self.clock() + RETRY_SECONDS
+        self._silent_since = None
         close = getattr(self.ears.source, "close", None)
         if close is not None:
             try:
