@@ -153,9 +153,11 @@ class Line:
 
 @message
 class ReadTrack:
-    """Read a whole track of the game's script (heading and every line)."""
+    """Read a whole track of the game's script (heading and every line), or with ``brief`` its
+    reminder (the prompt ``reminder.<track id>``) where the game has one."""
 
     track: str
+    brief: bool = False
 
 
 @message
@@ -165,11 +167,13 @@ class Said:
     ``kind`` is one of: heading, line, caption (shown, not spoken: a recording plays), prompt,
     readback, reject, info.
     ``audio`` names a recorded file that plays instead of speech (captions still print).
+    ``track``: the track id a reminder stands for ("repeat" reads that track in full).
     """
 
     text: str
     kind: str = "line"
     audio: str | None = None
+    track: str | None = None
 
 
 Say = Union[Line, ReadTrack]

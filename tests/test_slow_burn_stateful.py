@@ -2,7 +2,7 @@
 
 Inputs are drawn from what ``expects()`` accepts; after every input the campaign must still make
 sense: Opposition dice never negative, the segment within 1-7 and never going back inside a Job,
-paths within 1-10, a legal input always there, something always said and every word it
+paths within 1-10, a legal input always there, something always said (or, after a "next", asked) and every word it
 offers understood when spoken. Refused inputs change
 nothing, and replaying the accepted inputs from ``start()`` rebuilds the live state ("back" and
 resume depend on it).
@@ -95,7 +95,9 @@ class SlowBurnCampaign(RuleBasedStateMachine):
                 assert step.state == self.state
             else:
                 raise AssertionError(f"no legal input found for {expectation.prompt}")
-            assert step.say, f"nothing said after {given} at {expectation.prompt}"
+            # a "next" may lead straight to the next question (which the session asks)
+            assert step.say or isinstance(given, Continue), \
+                f"nothing said after {given} at {expectation.prompt}"
             for said in step.say:
                 render(SCRIPT, said)  # every prompt and track exists, with every field
             self.state = step.state

@@ -61,6 +61,7 @@ MEANS = {
     "it's heads": Word("heads"), "tails": Word("tails"), "merit": Word("merit"),
     "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),
     "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
+    "what now": "whatnow", "what are we waiting for": "whatnow",
 }
 #: in these moments "next" and "go on" are controls, not the game's Continue
 CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},
@@ -129,7 +130,8 @@ def test_table_talk_with_command_words_is_neither_understood_nor_a_whole_phrase(
         assert not grammar(expectation, mode).matches(talk), (talk, mode)
 
 
-@pytest.mark.parametrize("said", ["-1", "1.5", "3.0", "-3"])
+@pytest.mark.parametrize("said", ["-1", "1.5", "3.0", "-3", "\u22121", "\u20131", "+1", "- 1",
+                                  ".5", "1\u00bd", "1,5", "four and -1", "2 and 1.5"])
 def test_signed_or_fractional_numbers_are_not_numbers(said):
     expectation = ask(AcceptNumber(-5, 5), AcceptDice(6, 1, 3), AcceptSuccesses(5))
     assert isinstance(understand(said, expectation), Unclear)
@@ -196,8 +198,8 @@ def test_the_help_names_phrases_the_grammar_hears():
             said = label.replace(" N", " seven")
             assert grammar(None, mode).matches(said), (mode, label)
             assert not isinstance(understand(said, None, mode), Unclear), (mode, label)
-    assert controls() == ["repeat", "go back", "status", "help", "pause", "resume", "slower",
-                          "faster", "go to track N", "quit"]
+    assert controls() == ["repeat", "go back", "status", "what now", "help", "pause", "resume",
+                          "slower", "faster", "go to track N", "quit"]
 
 
 def test_the_help_examples_are_understood_as_what_they_describe():

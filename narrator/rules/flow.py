@@ -85,9 +85,12 @@ def push(state: Any, *steps: Todo) -> Any:
     return replace(state, todo=tuple(steps) + state.todo)
 
 
-def ask(key: str, *accepts: Accept, **params: Any) -> Expectation:
-    """A question: the prompt ``key`` with ``params``, answered by any of ``accepts``."""
-    return Expectation(Line(key, params), tuple(accepts))
+def ask(key: str, *accepts: Accept, why: str | Line | None = None, **params: Any) -> Expectation:
+    """A question: the prompt ``key`` with ``params``, answered by any of ``accepts``. ``why``
+    says why the game waits for it ("what now"): a prompt key filled with the same ``params``,
+    or a Line of its own."""
+    reason = Line(why, params) if isinstance(why, str) else why
+    return Expectation(Line(key, params), tuple(accepts), reason)
 
 
 class Flow:

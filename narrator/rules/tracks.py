@@ -4,7 +4,8 @@ It reads the start track, then follows the tracks' links: a track with one way o
 "next", a track with several asks which way (by the link's ``when`` label or its number), a
 track with none ends the game. The session hands it the loaded script; it opens no files.
 It says three prompts, ``go_on``, ``choose`` (with ``{choices}``) and ``where`` (with
-``{number}`` and ``{title}``); a script may word them itself, else DEFAULT_PROMPTS are used.
+``{number}`` and ``{title}``), and for "what now" ``why.go_on`` and ``why.choose`` (with
+``{title}``); a script may word them itself, else DEFAULT_PROMPTS are used.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ DEFAULT_PROMPTS = {
     "go_on": "Say next to go on.",
     "choose": "Which way? Say {choices}.",
     "where": "We are at track {number}, {title}.",
+    "why.go_on": "{title} has been read, and the next track follows it.",
+    "why.choose": "{title} has been read, and the way you choose is the track read next.",
     "reject.over": "The game is over.",
     "reject.not_now": "That is not a way on from here.",
     "reject.blank": "I didn't get that.",
@@ -73,10 +76,12 @@ class TrackEngine(FlowRules):
 
     def _expect(self, state: At, track: str) -> Expectation:
         choices = self.choices(track)
+        title = {"title": self._script.track(track).title}
         if len(choices) == 1:
-            return Expectation(Line("go_on"), (AcceptContinue(),))
+            return Expectation(Line("go_on"), (AcceptContinue(),), Line("why.go_on", title))
         return Expectation(Line("choose", {"choices": " or ".join(choices)}),
-                           (AcceptWords(choices), AcceptNumber(1, len(choices))))
+                           (AcceptWords(choices), AcceptNumber(1, len(choices))),
+                           Line("why.choose", title))
 
     def _way(self, state: At, given, track: str):
         links = self._script.track(track).links

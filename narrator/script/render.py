@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 from narrator.events import Line, ReadTrack, Said, Say
 from narrator.script.model import Script
+from narrator.understand.words import counted, with_article
 
 
 def spoken_list(items: Iterable[Any]) -> str:
@@ -16,14 +17,31 @@ def spoken_list(items: Iterable[Any]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+class _Word:
+    """A field's value with the word formats of a prompt: ``{face:a}`` gives it its article
+    ("an 8"), ``{count:die/dice}`` its noun in the right number ("1 die", "2 dice"); any other
+    format is the value's own."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        if spec == "a":
+            return with_article(self.value)
+        if "/" in spec:
+            return counted(self.value, *spec.split("/", 1))
+        return format(self.value, spec)
+
+
 class _Fields(dict):
-    """format_map values: lists read as spoken lists; a missing field raises KeyError."""
+    """format_map values: lists read as spoken lists, and the word formats of ``_Word``; a
+    missing field raises KeyError."""
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
         if isinstance(value, (list, tuple)):
             return spoken_list(value)
-        return value
+        return _Word(value)
 
 
 def render_line(script: Script, line: Line) -> str:
@@ -38,7 +56,10 @@ def render_line(script: Script, line: Line) -> str:
 
 
 def render(script: Script, say: Say, kind: str = "line") -> list[Said]:
-    """Everything one ``Say`` speaks: a track is its heading then each of its lines."""
+    """Everything one ``Say`` speaks: a track is its heading then each of its lines; a brief
+    track is its reminder, when the game's prompts have one."""
+    if isinstance(say, ReadTrack) and say.brief and f"reminder.{say.track}" in script.prompts:
+        return [Said(render_line(script, Line(f"reminder.{say.track}")), kind, track=say.track)]
     if isinstance(say, ReadTrack):
         track = script.track(say.track)
         audio = str(track.audio) if track.audio else None

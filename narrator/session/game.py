@@ -16,7 +16,7 @@ from narrator.events import (
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
-from narrator.understand import controls, describe
+from narrator.understand import controls, describe, wanted
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -183,12 +183,14 @@ class Session:
                 self._pending = None
                 return Outcome([Said("Dropped. Say it again.", "info")] + self._prompt())
             if not self.inputs:
-                return Outcome([Said("There is nothing to take back.", "reject")])
+                return Outcome(self._refusal("There is nothing to take back yet."))
             return Outcome(undo=True)
         if name == "repeat":
-            return Outcome(list(self.last_said), control="repeat")
+            return Outcome(self.full(self.last_said), control="repeat")
         if name == "help":
             return Outcome(self.help())
+        if name == "whatnow":
+            return Outcome(self.what_now())
         if name == "status":
             return Outcome(self._say(self.rules.status(self.state)))
         if name == "goto":
@@ -196,20 +198,18 @@ class Session:
         if name == "roll":
             return self._roll()
         if name == "next":
-            return Outcome([Said("The game is waiting for an answer first.", "reject")]
-                           + self._prompt())
+            return Outcome(self._refusal("The game needs an answer before it goes on."))
         if name in ("yes", "no"):
-            return Outcome([Said(f'"{name}" is not an answer to this question.', "reject")]
-                           + self._prompt())
+            return Outcome(self._refusal(f'"{name}" is not an answer to this question.'))
         return Outcome(control=name)
 
     def _roll(self) -> Outcome:
         dice = self.expectation.find(AcceptDice)
         if dice is None:
-            return Outcome([Said("There is nothing to roll right now.", "reject")])
+            return Outcome(self._refusal("There is nothing to roll right now."))
         if not dice.can_roll:
-            return Outcome([Said(dice.roll_refusal or "This game keeps its dice physical.",
-                                 "reject")])
+            return Outcome(self._refusal(dice.roll_refusal or "This game keeps its dice "
+                                                               "physical."))
         faces = self.roller.roll(dice.max_count, dice.sides)
         given = Dice(faces, by_app=True)
         step = self.rules.apply(self.state, given)
@@ -224,8 +224,15 @@ class Session:
         if track is None:
             numbers = [t.number for t in self.script.tracks]
             span = f"tracks {numbers[0]} to {numbers[-1]}" if numbers else "no tracks"
-            return [Said(f"There is no track {number}; this game has {span}.", "reject")]
+            return self._refusal(f"There is no track {number}; this game has {span}.")
         return self._remember(render(self.script, ReadTrack(track.id)) + self._prompt())
+
+    def full(self, said: list[Said]) -> list[Said]:
+        """``said`` as "repeat" says it again: each track's reminder becomes the whole track."""
+        out: list[Said] = []
+        for s in said:
+            out.extend(render(self.script, ReadTrack(s.track)) if s.track else [s])
+        return out
 
     def help(self) -> list[Said]:
         """What can be said now, and at any time."""
@@ -234,11 +241,30 @@ class Session:
         sentences.append(Said("Any time: " + ", ".join(controls()) + ".", "info"))
         return sentences
 
+    def what_now(self, mode: str = "asking") -> list[Said]:
+        """"what now": one sentence saying what the game waits for and why (``mode``
+        "reading" or "paused": what the shell is doing comes first)."""
+        expectation = self.expectation
+        if self._pending is not None:
+            waits = f"waiting for yes or no: {_read_back(self._pending[0])} counts once you say yes."
+        elif expectation.over:
+            return [Said("Nothing: the game is over.", "info")]
+        elif expectation.why is not None:
+            waits = f"waiting for {wanted(expectation)}: {_sentence(self._text(expectation.why))}"
+        else:
+            question = _sentence(self._text(expectation.prompt))
+            waits = f"waiting for {wanted(expectation)}, to answer: {question}"
+        return [Said(WHILE.get(mode, "The game is ") + waits, "info")]
+
     def _refused(self, step: Step) -> list[Said]:
         """A refused input: the reason, then the question again ("Nothing on a die is higher
         than 6. The die shows 6. Will the next roll be higher or lower?")."""
         assert step.rejected is not None
-        return [Said(self._text(step.rejected), "reject")] + self._prompt()
+        return self._refusal(self._text(step.rejected))
+
+    def _refusal(self, reason: str) -> list[Said]:
+        """Why not, then the question again: how every refusal is said."""
+        return [Said(reason, "reject")] + self._prompt()
 
     def _prompt(self) -> list[Said]:
         expectation = self.expectation
@@ -260,6 +286,17 @@ class Session:
     def _remember(self, said: list[Said]) -> list[Said]:
         self.last_said = said
         return said
+
+
+#: how "what now" begins when the shell reads or is paused
+WHILE = {"reading": "After this reading, the game is ",
+         "paused": "Paused (say resume to go on), then the game is "}
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence does."""
+    text = text.strip()
+    return text if text[-1:] in ".?!" else text + "."
 
 
 def _read_back(given: GameInput) -> str:

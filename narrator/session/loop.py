@@ -190,7 +190,7 @@ class Table:
         if name == "pause" and self._cues is not None:
             action, said = self.paused()
             if action == "repeat":
-                self._again = list(self.session.last_said)
+                self._again = self.session.full(self.session.last_said)
                 return list(self._again)
             return said if action == "acted" else self.session.question()
         if name in ("stop", "resume") and self._cues is not None:
@@ -329,8 +329,9 @@ class Table:
                 if after is None:
                     continue
                 return after
-            said = self.help("reading") if name == "help" else self.adjust(name)
-            if name == "help" or said[0].kind == "reject":
+            said = (self.help("reading") if name == "help" else
+                    self.session.what_now("reading") if name == "whatnow" else self.adjust(name))
+            if name in ("help", "whatnow") or said[0].kind == "reject":
                 return self.interject(said, current, queue)
             self.show(said[0])
         return queue
@@ -348,8 +349,8 @@ class Table:
         """Cut the sentence playing; ``passage`` to say again (captioned as said again)."""
         assert self.mouth is not None
         self.mouth.stop()
-        self._again = list(passage)
-        return list(passage)
+        self._again = self.session.full(passage)
+        return list(self._again)
 
     def interject(self, said: list[Said], current: Said, queue: list[Said]) -> list[Said]:
         """Cut the sentence playing, say ``said``, then that sentence again and the rest."""
@@ -411,6 +412,9 @@ class Table:
                 return ("next" if name == "stop" else name), []
             if name in ("help", "pause"):
                 tell(self.help("paused"))
+                continue
+            if name == "whatnow":
+                tell(self.session.what_now("paused"))
                 continue
             if name is None:
                 self.hold(heard)

@@ -7,7 +7,7 @@ From the same templates: ``grammar(expectation, mode)`` (what a recogniser may h
 waits for yes/no or a correction). Imports nothing from rules, voice or session.
 """
 
-from narrator.understand.describe import controls, describe
+from narrator.understand.describe import controls, describe, wanted
 from narrator.understand.expect import (
     Accept,
     AcceptContinue,
@@ -21,11 +21,13 @@ from narrator.understand.expect import (
 from narrator.understand.grammar import Grammar, grammar
 from narrator.understand.match import understand
 from narrator.understand.phrases import MODES, WAKE_WORD, is_command, live_controls
-from narrator.understand.words import key, lost_words, normalise, spoken
+from narrator.understand.words import (
+    article, counted, key, lost_words, normalise, spoken, with_article,
+)
 
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
-    "AcceptWords", "Expectation", "Grammar", "MODES", "WAKE_WORD", "controls", "describe",
-    "grammar", "is_command", "key", "live_controls", "lost_words", "normalise", "spoken",
-    "understand",
+    "AcceptWords", "Expectation", "Grammar", "MODES", "WAKE_WORD", "article", "controls",
+    "counted", "describe", "grammar", "is_command", "key", "live_controls", "lost_words",
+    "normalise", "spoken", "understand", "wanted", "with_article",
 ]

@@ -12,7 +12,7 @@ from narrator.understand.expect import (
     Expectation,
 )
 from narrator.understand.phrases import ANY_TIME, CONTROL, LIVE_CONTROLS
-from narrator.understand.words import spoken
+from narrator.understand.words import spoken, with_article
 
 EXAMPLE_FACES = (4, 9, 2, 11, 6, 7, 3, 12, 5, 10, 1, 8)
 
@@ -22,6 +22,34 @@ def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]
     if expectation is None or mode in ("reading", "paused"):
         return []
     return [s for a in expectation.accepts if (s := _answer(a))]
+
+
+def wanted(expectation: Expectation) -> str:
+    """What answers ``expectation``, in a few words for "what now" and a refusal ("the faces of
+    2 six-sided dice", "\"higher\" or \"lower\"", "a number from 1 to 5")."""
+    items = [s for a in expectation.accepts for s in _wanted(a)]
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def _wanted(a) -> list[str]:
+    if isinstance(a, AcceptContinue):
+        return ['"next"']
+    if isinstance(a, AcceptDice):
+        die = f"{spoken(a.sides)}-sided"
+        if a.min_count == a.max_count == 1:
+            return [f"the face of {with_article(die)} die"]
+        count = (a.min_count if a.min_count == a.max_count
+                 else f"{a.min_count} to {a.max_count}")
+        return [f"the faces of {count} {die} dice"]
+    if isinstance(a, AcceptSuccesses):
+        return [f"a number of successes from 0 to {a.max}"]
+    if isinstance(a, AcceptNumber):
+        return [f"a number from {a.min} to {a.max}"]
+    if isinstance(a, AcceptWords):
+        return [f'"{w}"' for w in a.words] + [f'"{w}" and a number' for w in a.numbered]
+    if isinstance(a, AcceptText):
+        return [f"the {a.label}"]
+    return []
 
 
 def controls(mode: str = "asking") -> list[str]:

@@ -69,11 +69,13 @@ Accept = Union[AcceptContinue, AcceptDice, AcceptSuccesses, AcceptNumber, Accept
 class Expectation:
     """What the game waits for: the question to ask and the inputs that answer it.
 
-    An empty ``accepts`` means the game is over.
+    An empty ``accepts`` means the game is over. ``why``: one line saying why the game waits
+    for this answer ("The job roll decides whether the spy's plan works"), for "what now".
     """
 
     prompt: Line
     accepts: tuple[Accept, ...]
+    why: Line | None = None
 
     @property
     def over(self) -> bool:

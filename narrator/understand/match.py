@@ -21,9 +21,10 @@ from narrator.understand.expect import (
     AcceptWords,
     Expectation,
 )
+from narrator.understand.describe import wanted
 from narrator.understand.phrases import Phrase, continues, is_free, phrases
 from narrator.understand.template import parse_text
-from narrator.understand.words import normalise
+from narrator.understand.words import counted, normalise, with_article
 
 Meaning = Control | GameInput | Unclear
 
@@ -75,8 +76,8 @@ def _meaning(phrase: Phrase, ordered: tuple, expectation: Expectation | None, sa
         return _dice(ordered, accept, said)
     if isinstance(accept, AcceptSuccesses):
         if caps["n"] > accept.max:
-            return Unclear(said, f"{caps['n']} successes is more than there are dice "
-                                 f"({accept.max}).")
+            return Unclear(said, f"{counted(caps['n'], 'success', 'successes')} is more than "
+                                 f"there are dice ({accept.max}).")
         return Successes(caps["n"])
     assert isinstance(accept, AcceptNumber)
     n = caps["n"]
@@ -97,15 +98,23 @@ def _dice(caps: tuple, accept: AcceptDice, said: str) -> Dice | Unclear:
             count = 1
     bad = [f for f in faces if not 1 <= f <= accept.sides]
     if bad:
-        return Unclear(said, f"{bad[0]} is not a face of a {accept.sides}-sided die.")
+        return Unclear(said, f"{bad[0]} is not a face of {with_article(accept.sides)}-sided die.")
     if not accept.min_count <= len(faces) <= accept.max_count:
         want = (str(accept.min_count) if accept.min_count == accept.max_count
                 else f"{accept.min_count} to {accept.max_count}")
-        return Unclear(said, f"I heard {len(faces)} dice; I need {want}.")
+        return Unclear(said, f"I heard {counted(len(faces), 'die', 'dice')}; I need {want}.")
     return Dice(tuple(faces))
 
 
+#: how long a list of answers the reason for a refusal names (a longer one: "help" says it)
+NAMED_ANSWERS = 80
+
+
 def _not_now(said: str, expectation: Expectation | None) -> str:
+    """Why ``said`` is not taken: what the question takes instead (or where to hear it)."""
     if expectation is None or expectation.over:
         return f"I didn't catch a command in \"{said}\"."
-    return f"\"{said}\" isn't something I can take now. Say \"help\" to hear what I can take."
+    what = wanted(expectation)
+    if len(what) <= NAMED_ANSWERS:
+        return f"\"{said}\" doesn't answer this question: it takes {what}."
+    return f"\"{said}\" isn't one of the answers to this question; \"help\" says them all."

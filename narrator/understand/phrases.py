@@ -57,6 +57,9 @@ CONTROLS = (
                   "repeat [that] | say (that | it) again | what did you say"),
     ControlPhrase("back", "go back", "[go] back | undo | take that back"),
     ControlPhrase("help", "help", "help | what can i say | what do i say | options", False),
+    ControlPhrase("whatnow", "what now",
+                  "what now | what (is | are) [the game | we | you] waiting for | what happens now"
+                  " | what do (we | i) do now | what's the question", False),
     ControlPhrase("status", "status", "status | where are we [now] | recap | score", False),
     ControlPhrase("slower", "slower", "[speak] slower | slow down"),
     ControlPhrase("faster", "faster", "[speak] faster | speed up"),
@@ -74,15 +77,15 @@ CONTROL = {c.name: c for c in CONTROLS}
 #: which controls each mode hears, in the order "help" names them ("yes" and "no" answer a
 #: read-back, or a question that lists them as words)
 LIVE_CONTROLS = {
-    "asking": ("repeat", "back", "status", "help", "pause", "resume", "slower", "faster",
-               "goto", "quit", "next", "stop", "roll", "louder", "quieter"),
-    "reading": ("pause", "stop", "next", "repeat", "slower", "faster", "louder", "quieter",
-                "help"),
-    "paused": ("resume", "repeat", "next", "back", "help", "quit", "stop"),
-    "confirming": ("yes", "no", "back", "repeat", "help", "pause", "stop", "quit"),
+    "asking": ("repeat", "back", "status", "whatnow", "help", "pause", "resume", "slower",
+               "faster", "goto", "quit", "next", "stop", "roll", "louder", "quieter"),
+    "reading": ("pause", "stop", "next", "repeat", "whatnow", "slower", "faster", "louder",
+                "quieter", "help"),
+    "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
+    "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit"),
 }
 #: the controls "help" lists as sayable at any time while a question waits
-ANY_TIME = LIVE_CONTROLS["asking"][:10]
+ANY_TIME = LIVE_CONTROLS["asking"][:11]
 
 
 def live_controls(mode: str) -> tuple[str, ...]:
@@ -143,11 +146,12 @@ def _said_as(word: str) -> Expr:
 
 
 def words(accept: AcceptWords) -> Expr:
-    """One of the words, or a numbered word and its number ("curse seven")."""
+    """One of the words, or a numbered word and its number ("curse seven"); a word spent
+    may be said so ("spend a fleur-de-lis")."""
     items = [("val", "word", w, _said_as(w)) for w in accept.words]
     items += [("val", "word", w, seq(_said_as(w), number("n", 0, MAX_WORD_NUMBER)))
               for w in accept.numbered]
-    return parse("[it's | it is] {choice}", choice=alt(items))
+    return parse("[it's | it is | spend | spending] {choice}", choice=alt(items))
 
 
 def answer_expr(accept: Accept) -> Expr | None:

@@ -26,7 +26,7 @@ PLURAL_FACES = ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "
 
 #: a word said for another in a word choice ("head" for "heads")
 WORD_SYNONYMS = {"head": "heads", "tail": "tails", "merits": "merit", "curses": "curse",
-                 "passed": "pass", "boons": "boon"}
+                 "passed": "pass", "boons": "boon", "lys": "lis"}
 
 #: carriers: words a typed or transcribed answer may carry around its meaning ("I rolled a four
 #: and a nine", "it's heads"); the matcher skips them where a template does not use them
@@ -37,18 +37,23 @@ FILLERS = frozenset({
     "of",
 })
 
-_TOKEN = re.compile(r"-?\d+(?:[.,:/]\d+)+|-\d+|[a-z0-9']+")
+#: signs (hyphen, plus, the minus sign and dashes) and fractions that make a written number
+#: no whole count
+_SIGN = "-+\u2212\u2012\u2013\u2014\ufe63\uff0d"
+_FRACTION = "\u00bc-\u00be\u2150-\u215e"
+_TOKEN = re.compile(rf"[{_SIGN}]?\d+(?:[.,:/]\d+)+|(?<![\w.])[{_SIGN}] ?\d+|\d*[{_FRACTION}]"
+                    rf"|(?<![\w.])\.\d+|[a-z0-9']+")
 
 
 def normalise(text: str) -> str:
     """Lower case, punctuation gone, hyphenated words split ("twenty-seven"), numbers in digits
-    spelled out ("4" → "four"). A signed or fractional number ("-1", "1.5") stays as it is
-    written, so it is never read as a number."""
+    spelled out ("4" → "four"). A signed or fractional number ("-1", "−1", "+1", "1.5", ".5",
+    "1½") stays as it is written, so it is never read as a number."""
     text = text.lower().replace("\u2019", "'")
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     words = []
     for token in _TOKEN.findall(text):
-        token = token.strip("'")
+        token = token.strip("'").replace(" ", "")
         if token.isdigit() and int(token) <= HUNDRED:
             words.append(spoken(int(token)))
         elif token:
@@ -80,3 +85,47 @@ def key(text: str) -> str:
 def lost_words(name: str) -> list[str]:
     """The words of ``name`` that ``key`` drops or rewrites (a name players could not say)."""
     return [w for w in normalise(name).split() if w in FILLERS or w in WORD_SYNONYMS]
+
+
+# --------------------------------------------------------------------------- articles, plurals
+
+#: words spelled with a vowel that are said with a consonant ("a one", "a unit") or the
+#: reverse ("an hour"); checked as prefixes of the word
+_SAID_WITH_CONSONANT = ("one", "once", "uni", "use", "usu", "uto", "eu", "ewe", "ur")
+_SAID_WITH_VOWEL = ("hour", "honest", "honour", "honor", "heir")
+
+
+def article(thing: object) -> str:
+    """"a" or "an" before ``thing`` as it is said: a number ("an 8", "an 11", "an 8-sided",
+    "a 1") or a word ("an ace", "a one", "an hour")."""
+    text = str(thing).strip().lower()
+    digits = re.match(r"-?\d+", text)  # "8", "8-sided", "11th"
+    if digits:
+        n = digits.group(0)
+        text = spoken(int(n)) if 0 <= int(n) <= HUNDRED else _big(n)
+    first = text.split()[0] if text.split() else ""
+    if first.startswith(_SAID_WITH_VOWEL):
+        return "an"
+    if first.startswith(_SAID_WITH_CONSONANT):
+        return "a"
+    return "an" if first[:1] in tuple("aeio") or first.startswith("u") else "a"
+
+
+def _big(digits: str) -> str:
+    """The first spoken word of a number over a hundred or below zero (enough for its
+    article): "eight" for 800 and 8000, "eleven" for 11000, "minus" for -3."""
+    if digits.startswith("-"):
+        return "minus"
+    lead = digits[: len(digits) % 3 or 3]
+    return spoken(int(lead)) if int(lead) < 20 else spoken(int(lead[:2]) // 10 * 10)
+
+
+def with_article(thing: object) -> str:
+    """``thing`` with its article ("an 8", "a 6", "an ace")."""
+    return f"{article(thing)} {thing}"
+
+
+def counted(n: object, one: str, many: str | None = None) -> str:
+    """A count and its noun in the right number ("1 die", "2 dice", "0 points"); ``many``
+    defaults to ``one`` + "s"."""
+    return f"{n} {one if str(n).strip().lstrip('-') in ('1', 'one') else many or one + 's'}"

@@ -13,10 +13,12 @@ from narrator.events import GameInput, Line, ReadTrack
 from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step,
 )
-from narrator.rules.flow import Flow, FlowRules, Refused, Steps, ask, push
+from narrator.rules.flow import Flow, FlowRules, Steps, ask, push
 from narrator.rules.options import OptionSet
 
 MAX_ROUNDS = 5
+#: the one guess a face leaves
+ONLY = {6: "lower", 1: "higher"}
 
 
 @dataclass(frozen=True)
@@ -37,31 +39,40 @@ def _rules(state: State):
     return push(state, ("ready",)), (ReadTrack("how"),)
 
 
-@STEPS.question("ready", lambda state: ask("ask.ready", AcceptContinue()))
+@STEPS.question("ready", lambda state: ask("ask.ready", AcceptContinue(), why="why.ready"))
 def _ready(state: State, given: GameInput):
     return push(state, ("rounds",)), ()
 
 
 @STEPS.question("rounds", lambda state: ask("ask.rounds", AcceptNumber(1, MAX_ROUNDS),
-                                       most=MAX_ROUNDS))
+                                            why="why.rounds", most=MAX_ROUNDS))
 def _rounds(state: State, given):
     return push(replace(state, rounds=given.value), ("first",)), ()
 
 
-@STEPS.question("first", lambda state: ask("ask.first", AcceptDice(6)))
+@STEPS.question("first", lambda state: ask("ask.first", AcceptDice(6), why="why.first"))
 def _first(state: State, given):
-    return push(replace(state, face=given.faces[0]), ("guess",)), ()
+    return push(replace(state, face=given.faces[0]), ("offer",)), ()
+
+
+@STEPS.action("offer")
+def _offer(state: State):
+    """Ask for a guess, unless the face leaves only one (nothing is higher than a 6)."""
+    only = ONLY.get(state.face)
+    if only is None:
+        return push(state, ("guess",)), ()
+    said = Line("said.only", {"face": state.face, "guess": only})
+    return push(replace(state, guess=only), ("roll",)), (said,)
 
 
 @STEPS.question("guess", lambda state: ask("ask.guess", AcceptWords(("higher", "lower")),
-                                      face=state.face))
+                                           why="why.guess", face=state.face))
 def _guess(state: State, given):
-    if (given.word, state.face) in (("higher", 6), ("lower", 1)):
-        raise Refused("reject.impossible", face=state.face, guess=given.word)
     return push(replace(state, guess=given.word), ("roll",)), ()
 
 
-@STEPS.question("roll", lambda state: ask("ask.roll", AcceptDice(6), guess=state.guess))
+@STEPS.question("roll", lambda state: ask("ask.roll", AcceptDice(6), why="why.roll",
+                                          guess=state.guess, face=state.face))
 def _roll(state: State, given):
     face = given.faces[0]
     right = face > state.face if state.guess == "higher" else face < state.face
@@ -69,7 +80,7 @@ def _roll(state: State, given):
     state = replace(state, face=face, round=state.round + 1,
                     points=state.points + (result == "right"))
     said = (Line(f"said.{result}", {"face": face}),)
-    return push(state, ("guess",) if state.round < state.rounds else ("end",)), said
+    return push(state, ("offer",) if state.round < state.rounds else ("end",)), said
 
 
 @STEPS.action("end")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.events import Line
+from narrator.events import Line, Word
 from narrator.rules.base import AcceptDice, AcceptWords
-from narrator.rules.flow import ask, push
-from narrator.rules.slow_burn.steps import STEPS, agency_roll, faces_said, interferes, SIDES, track
+from narrator.rules.flow import Out, push
+from narrator.rules.slow_burn.steps import (
+    AGENCY_WORDS, FLEUR_WORDS, SIDES, STEPS, ask, faces_said, interferes, track,
+)
 from narrator.rules.slow_burn.mini import start_mini
 from narrator.rules.slow_burn.state import (
     AGENCY_TARGET, IMPLICATED_TARGET, State, names, on_job, with_spy,
@@ -35,14 +37,44 @@ def _prepare(state: State, _: int):
     state, more = track(state, 11)
     spies = tuple(("persistent_roll", i) for i in on_job(state) if state.spies[i].persistent)
     handler = (("handler_roll", -1),) if state.agency else ()
-    return push(state, *spies, *handler, ("maybe_fleur", -1), ("interfere", -1)), said + more
+    return push(state, *spies, *handler, ("interfere", -1)), said + more
+
+
+# --------------------------------------------------------------------------- the Fleur-de-Lis
+
+
+def fleur_open(state: State) -> bool:
+    """Track 11: the Handler may spend a Fleur-de-Lis from the interference check until the
+    scene dice are rolled, when a token is left and the Agency has not interfered yet."""
+    scene = state.scene
+    return state.fleur > 0 and state.mini is None and not scene.triggered and not scene.handler
+
+
+def spend_fleur(state: State) -> Out:
+    """The Handler spends a Fleur-de-Lis: the Agency interferes in this scene."""
+    state = replace(state, fleur=state.fleur - 1, scene=replace(state.scene, handler=True))
+    return state, (Line("said.fleur_spent", {"left": state.fleur}),)
+
+
+def spent_fleur(given) -> bool:
+    return isinstance(given, Word) and given.word in FLEUR_WORDS
+
+
+def agency_roll(state: State, count: int) -> tuple:
+    """Accept Agency dice as faces, or "interference" / "no interference" (or, while it is
+    legal, the Handler's Fleur-de-Lis)."""
+    fleur = FLEUR_WORDS if fleur_open(state) else ()
+    return (AcceptWords(AGENCY_WORDS + fleur), AcceptDice(SIDES, count, count))
 
 
 @STEPS.question("persistent_roll", lambda s, i: ask(
-    "ask.persistent_roll", *agency_roll(s.spies[i].persistent),
+    "ask.persistent_roll", *agency_roll(s, s.spies[i].persistent),
     spy=s.spies[i].name, dice=s.spies[i].persistent))
 def _persistent_roll(state: State, given, index: int):
     spy = state.spies[index]
+    if spent_fleur(given):
+        state, said = spend_fleur(state)
+        return push(state, ("persistent_roll", index)), said
     if not interferes(given, AGENCY_TARGET):
         return state, faces_said(given) + (Line("said.persistent_quiet", {"spy": spy.name}),)
     state = with_spy(state, index, persistent=0)
@@ -51,28 +83,16 @@ def _persistent_roll(state: State, given, index: int):
             faces_said(given) + (Line("said.persistent_hit", {"spy": spy.name}),))
 
 
-@STEPS.question("handler_roll", lambda s, _: ask("ask.handler_roll", *agency_roll(s.agency),
+@STEPS.question("handler_roll", lambda s, _: ask("ask.handler_roll", *agency_roll(s, s.agency),
                                            dice=s.agency))
 def _handler_roll(state: State, given, _: int):
+    if spent_fleur(given):
+        state, said = spend_fleur(state)
+        return push(state, ("handler_roll", -1)), said
     if not interferes(given, AGENCY_TARGET):
         return state, faces_said(given) + (Line("said.handler_quiet"),)
     state = replace(state, agency=0, scene=replace(state.scene, handler=True))
     return state, faces_said(given) + (Line("said.handler_hit"),)
-
-
-@STEPS.action("maybe_fleur")
-def _maybe_fleur(state: State, _: int):
-    """Track 11: with no interference rolled, the Handler may spend a Fleur-de-Lis."""
-    quiet = not state.scene.triggered and not state.scene.handler
-    return (push(state, ("fleur", -1)) if quiet and state.fleur else state), ()
-
-
-@STEPS.question("fleur", lambda s, _: ask("ask.fleur", AcceptWords(("yes", "no")), left=s.fleur))
-def _fleur(state: State, given, _: int):
-    if given.word == "no":
-        return state, (Line("said.fleur_kept", {"left": state.fleur}),)
-    state = replace(state, fleur=state.fleur - 1, scene=replace(state.scene, handler=True))
-    return state, (Line("said.fleur_spent", {"left": state.fleur}),)
 
 
 @STEPS.action("interfere")

@@ -6,14 +6,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import Line
-from narrator.rules.base import AcceptNumber, AcceptWords
-from narrator.rules.slow_burn.agency import RESPOND_WORDS, respond
-from narrator.rules.flow import Refused, ask, push
-from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
+from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptWords
+from narrator.rules.slow_burn.agency import (
+    RESPOND_WORDS, fleur_open, respond, spend_fleur, spent_fleur,
+)
+from narrator.rules.flow import push
+from narrator.rules.slow_burn.steps import (
+    FLEUR_WORDS, STEPS, ask, faces_said, outcome, roll, successes, track,
+)
 from narrator.rules.slow_burn.mini import start_mini
-from narrator.rules.slow_burn.setup import NOBODY, call_name, creation
+from narrator.rules.slow_burn.setup import NOBODY, call_name, creation, introduction
 from narrator.rules.slow_burn.state import (
-    FLEUR_TOKENS, JOB_SEGMENTS, OPPOSITION_TARGET, Scene, Spy, State, names, on_job, with_spy,
+    FLEUR_TOKENS, JOB_SEGMENTS, Scene, Spy, State, names, on_job, with_spy,
 )
 
 
@@ -47,30 +51,24 @@ def _segment(state: State, _: int):
 # --------------------------------------------------------------------------- Track 16
 
 
-def push_refusal(state: State, index: int) -> str | None:
-    """Why spy ``index`` cannot declare a Push for Freedom now (None when they can)."""
+def can_push(state: State, index: int) -> bool:
+    """Track 16: a spy may declare a push once an episode, if on the blacklist (with a path),
+    not yet declared, and not the last spy left on the Job."""
     spy = state.spies[index]
-    if index in state.pushers:
-        return "reject.push_declared"
-    if spy.path is None:
-        return "reject.push_trackless"
-    if spy.free:
-        return "reject.push_free"
-    if spy.pushed:
-        return "reject.push_again"
-    if len(on_job(state)) <= 1:
-        return "reject.push_last"
-    return None
+    return (index not in state.pushers and spy.blacklisted and not spy.pushed
+            and len(on_job(state)) > 1)
 
 
 def pushable(state: State) -> tuple[int, ...]:
-    return tuple(i for i in range(len(state.spies)) if push_refusal(state, i) is None)
+    return tuple(i for i in range(len(state.spies)) if can_push(state, i))
 
 
 def _ask_push(state: State, _: int):
-    words = AcceptWords(tuple(call_name(s.name) for s in state.spies) + NOBODY)
+    """Only the spies who may push are offered (with "nobody" or "done")."""
+    free = pushable(state)
+    words = AcceptWords(tuple(call_name(state.spies[i].name) for i in free) + NOBODY)
     key = "ask.push_more" if state.pushers else "ask.push"
-    return ask(key, words, spies=names(state, pushable(state)))
+    return ask(key, words, why="why.push", spies=names(state, free))
 
 
 @STEPS.question("push", _ask_push)
@@ -80,9 +78,6 @@ def _push(state: State, given, _: int):
             return state, (Line("said.pushers", {"spies": names(state, state.pushers)}),)
         return state, (Line("said.no_push"),)
     index = next(i for i, s in enumerate(state.spies) if call_name(s.name) == given.word)
-    reason = push_refusal(state, index)
-    if reason:
-        raise Refused(reason, spy=state.spies[index].name)
     said: tuple = ()
     if not state.pushers:
         state, said = track(state, 16)
@@ -104,7 +99,21 @@ def _scene(state: State, _: int):
     job = on_job(state)
     still = tuple(("still_ignoring", i) for i in job if state.spies[i].ignoring)
     resources = tuple(("resources", i) for i in job)
-    return push(state, *still, ("answer_interference", -1), *resources, ("prepare", -1)), said
+    return push(state, *still, ("answer_interference", -1), *resources, ("opening", -1),
+                ("prepare", -1)), said
+
+
+# the table plays: the scene's opening before the dice, the end of a scene or mini segment
+
+
+@STEPS.question("opening", lambda s, _: ask("ask.opening", AcceptContinue()))
+def _opening(state: State, given, _: int):
+    return state, ()
+
+
+@STEPS.question("narrate", lambda s, _: ask("ask.narrate", AcceptContinue()))
+def _narrate(state: State, given, _: int):
+    return state, ()
 
 
 @STEPS.question("still_ignoring", lambda s, i: ask("ask.still_ignoring", AcceptWords(RESPOND_WORDS),
@@ -134,21 +143,37 @@ def _resources(state: State, given, index: int):
 @STEPS.action("roll")
 def _roll(state: State, _: int):
     state, said = track(state, 12)
-    job = tuple(("job_roll", i) for i, n in enumerate(state.scene.dice) if n)
-    return push(state, ("opposition_roll", -1), *job, ("resolve", -1)), said
+    return push(state, ("opposition_roll", -1)), said
 
 
-@STEPS.question("opposition_roll", lambda s, _: ask(
-    "ask.opposition_roll", *roll(s.opposition, OPPOSITION_TARGET), dice=s.opposition))
+def _ask_opposition_roll(state: State, _: int):
+    if fleur_open(state):  # the Handler's last chance to spend a Fleur-de-Lis this scene
+        return ask("ask.opposition_roll_fleur", *roll(state.opposition),
+                   AcceptWords(FLEUR_WORDS), why="why.opposition_roll", dice=state.opposition)
+    return ask("ask.opposition_roll", *roll(state.opposition), dice=state.opposition)
+
+
+@STEPS.question("opposition_roll", _ask_opposition_roll)
 def _opposition_roll(state: State, given, _: int):
+    if spent_fleur(given):  # before the scene dice: the Agency interferes first (Track 11)
+        state, said = spend_fleur(state)
+        return push(state, ("interfere", -1)), said
     count = successes(given)
     state = replace(state, scene=replace(state.scene, against=count))
-    return state, faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
+    said = faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
+    rolls = []
+    for index, dice in enumerate(state.scene.dice):
+        if dice and target(state, index) < 1:
+            said += (Line("said.job_hopeless", {"spy": state.spies[index].name,
+                                                "penalty": state.spies[index].penalty}),)
+        elif dice:
+            rolls.append(("job_roll", index))
+    return push(state, *rolls, ("resolve", -1)), said
 
 
 def _ask_job_roll(state: State, index: int):
     dice, aim = state.scene.dice[index], target(state, index)
-    return ask("ask.job_roll", *roll(dice, aim), spy=state.spies[index].name, dice=dice,
+    return ask("ask.job_roll", *roll(dice), spy=state.spies[index].name, dice=dice,
                target=aim)
 
 
@@ -166,15 +191,15 @@ def _resolve(state: State, _: int):
     scene = state.scene
     left = max(0, state.opposition - scene.successes)
     said += (outcome(scene.successes, scene.against, state.options.tie),
-             Line("said.discard", {"discarded": state.opposition - left, "left": left}))
+             Line("said.discard", {"left": left}))
     state = replace(state, opposition=left)
     if left:
-        return push(state, ("scene", -1)), said
+        return push(state, ("narrate", -1), ("scene", -1)), said
     state = replace(state, agency=0)
     said += (Line("said.segment_over", {"segment": state.segment}),)
     pushing = (("push_segment", -1),) if state.pushers else ()
     last = "finish" if state.segment == JOB_SEGMENTS else "segment"
-    return push(state, *pushing, (last, -1)), said
+    return push(state, ("narrate", -1), *pushing, (last, -1)), said
 
 
 # --------------------------------------------------------------------------- Tracks 17–18
@@ -208,8 +233,21 @@ def _finish(state: State, _: int):
 
 @STEPS.question("another", lambda s, _: ask("ask.another", AcceptWords(("yes", "no"))))
 def _another(state: State, given, _: int):
+    """Another episode now, or at the next evening: the campaign is never closed, so
+    ``narrator resume`` starts the next episode from here with the same spies."""
     if given.word == "no":
-        return state, (Line("said.goodbye"),)
+        return push(state, ("next_evening", -1)), (Line("said.until_next"),)
+    return next_episode(state)
+
+
+@STEPS.question("next_evening", lambda s, _: ask("ask.next_evening", AcceptContinue()))
+def _next_evening(state: State, given, _: int):
+    return next_episode(state)
+
+
+def next_episode(state: State):
+    """Track 19's new characters, then Track 7. A new spy is made as at the first session:
+    Track 2, their questions, Track 3 (their Fleur-de-Lis) and Track 6 (their introduction)."""
     new = Spy() if state.options.freed == "new_spy" else Spy(path=None, persistent=0)
     freed = tuple(i for i, s in enumerate(state.spies) if s.free)
     said = tuple(Line("said.replace", {"spy": state.spies[i].name}) for i in freed)
@@ -218,4 +256,6 @@ def _another(state: State, given, _: int):
     if state.options.fleur == "refresh":
         state = replace(state, fleur=FLEUR_TOKENS)
     items = sum((creation(i, True) for i in freed), ())
+    if items:
+        items = (("read", 2),) + items + introduction()
     return push(state, *items, ("job", -1)), said + (Line("said.another"),)

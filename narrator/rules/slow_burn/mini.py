@@ -10,10 +10,12 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber
-from narrator.rules.flow import Out, ask, push
-from narrator.rules.slow_burn.steps import STEPS, faces_said, outcome, roll, successes, track
+from narrator.rules.flow import Out, push
+from narrator.rules.slow_burn.steps import (
+    STEPS, ask, faces_said, outcome, roll, successes, track,
+)
 from narrator.rules.slow_burn.state import (
-    MINI_SCENES, OPPOSITION_TARGET, PATH_END, Mini, State, names, with_spy,
+    MINI_SCENES, PATH_END, Mini, State, names, with_spy,
 )
 
 
@@ -55,7 +57,7 @@ def _mini_roll(state: State, _: int):
 
 
 @STEPS.question("mini_opposition", lambda s, _: ask(
-    "ask.mini_opposition", *roll(_mini(s).opposition, OPPOSITION_TARGET),
+    "ask.mini_opposition", *roll(_mini(s).opposition),
     dice=_mini(s).opposition))
 def _mini_opposition(state: State, given, _: int):
     count = successes(given)
@@ -63,7 +65,7 @@ def _mini_opposition(state: State, given, _: int):
     return state, faces_said(given) + (Line("said.opposition_successes", {"successes": count}),)
 
 
-@STEPS.question("mini_job", lambda s, _: ask("ask.mini_job", *roll(_mini(s).dice, OPPOSITION_TARGET),
+@STEPS.question("mini_job", lambda s, _: ask("ask.mini_job", *roll(_mini(s).dice),
                                        dice=_mini(s).dice))
 def _mini_job(state: State, given, _: int):
     count = successes(given)
@@ -76,12 +78,17 @@ def _mini_resolve(state: State, _: int):
     mini = _mini(state)
     left = max(0, mini.opposition - mini.successes)
     said = (outcome(mini.successes, mini.against, state.options.tie),
-            Line("said.discard", {"discarded": mini.opposition - left, "left": left}))
+            Line("said.discard", {"left": left}))
     state = replace(state, mini=replace(mini, opposition=left))
     if left and mini.scene < MINI_SCENES:
         return push(state, ("mini_scene", -1)), said
     state, more = _end(state, won=not left)
-    return state, said + more
+    return push(state, ("narrate", -1), ("back_to_job", -1)), said + more
+
+
+@STEPS.action("back_to_job")
+def _back_to_job(state: State, _: int):
+    return state, (Line("said.back_to_job"),)
 
 
 def _end(state: State, won: bool) -> Out:

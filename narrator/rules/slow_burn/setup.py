@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from narrator.events import Line
 from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
-from narrator.rules.flow import Refused, ask, push
-from narrator.rules.slow_burn.steps import STEPS, track
+from narrator.rules.flow import Refused, push
+from narrator.rules.slow_burn.steps import STEPS, ask, track
 from narrator.rules.slow_burn.state import (
     FLEUR_TOKENS, MAX_SPIES, MIN_SPIES, PATH_END, Item, Spy, State, with_spy,
 )
@@ -54,10 +54,16 @@ def _spy_count(state: State, given, _: int):
     state = replace(state, spies=(Spy(),) * count)
     items = sum((creation(i, state.first_session) for i in range(count)), ())
     if state.first_session:
-        items += sum(((("read", n), ("ready", -1)) for n in (3, 4, 5, 6)), ())
+        items += introduction(4, 5)
     elif state.options.fleur == "carry":
         items += (("fleur_left", -1),)
     return push(state, *items, ("job", -1)), (Line("said.spy_count", {"count": count}),)
+
+
+def introduction(*between: int) -> tuple[Item, ...]:
+    """Track 3 (the Fleur-de-Lis), the tracks ``between``, then Track 6 (the spies'
+    introduction), each followed by "next" when the table is ready."""
+    return sum(((("read", n), ("ready", -1)) for n in (3, *between, 6)), ())
 
 
 @STEPS.action("read")

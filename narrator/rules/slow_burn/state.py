@@ -17,7 +17,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "final_push": ("from_ten", "onto_ten"),
     "fleur": ("carry", "refresh"),
     "freed": ("new_spy", "contact"),
-    "reread": ("always", "first"),
+    "reread": ("reminder", "always", "first"),
 }
 DEFAULTS: dict[str, str] = {name: values[0] for name, values in CHOICES.items()}
 #: what each option decides, in one line (docs/slow-burn.md tells the whole choice)
@@ -29,7 +29,8 @@ MEANINGS: dict[str, str] = {
     "final_push": "which push frees a spy: the one made from space 10, or the one reaching it",
     "fleur": "whether spent Fleur-de-Lis tokens stay spent or come back each episode",
     "freed": "what a freed spy's player plays next: a new spy, or a contact with no path",
-    "reread": "read Tracks 8-13 every time, or once per episode",
+    "reread": "after a track's first reading in an episode: a short reminder, the whole track "
+              "again, or nothing",
 }
 
 MIN_SPIES, MAX_SPIES = 2, 5
@@ -136,7 +137,7 @@ class State:
     pushers: tuple[int, ...] = ()      # spies Pushing for Freedom this segment
     scene: Scene = Scene()
     mini: Mini | None = None
-    read: tuple[str, ...] = ()         # tracks read this episode (option reread=first)
+    read: tuple[str, ...] = ()         # tracks read in full this episode (option reread)
 
 
 def with_spy(state: State, index: int, **changes: Any) -> State:
