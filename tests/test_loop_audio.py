@@ -13,6 +13,7 @@ import os
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -108,37 +109,60 @@ def test_pause_said_over_track_1_stops_the_reading_and_resume_starts_it_again(tm
         ears = LiveEars(make_ears(Settings(input_device="pulse")))  # as a voice session has
         monkeypatch.setenv("PULSE_SOURCE", env["PULSE_SOURCE"])  # the room, for the recorder
         mouth = Speaker(Settings(output_device="pulse"))
-        ending = Ending(ears)
-        game = threading.Thread(target=run, args=(session, ending, captions, NoJournal(), mouth),
-                                daemon=True)
-        try:
-            assert ears.voice.wait_ready(120), "the recogniser did not load"
+        with session_in_room(session, ears, mouth, captions) as game:
             with Recorder() as room:
                 game.start()
                 started = captions.wait_for("Track 1: Introduction", 0, 20)
                 assert started is not None, captions.shown
                 time.sleep(4)
-                said_pause = say_at_table(pause, env)
-                paused = captions.wait_for(PAUSED, started, HEARD_WITHIN)
-                assert paused is not None, f"pause was not heard: {captions.shown[-5:]}"
-                cut = [s for t, s in captions.shown if t < paused][-1]
-                assert mouth.wait(10), "the paused message never ended"
-                quiet_from = time.monotonic() + 0.3
-                time.sleep(3)
-                quiet_to = time.monotonic()
-                said_resume = say_at_table(resume, env)
-                again = captions.wait_for(cut, said_resume - 1.5, HEARD_WITHIN)
-                assert again is not None, f"resume was not heard: {captions.shown[-3:]}"
-                time.sleep(3)
+                said_pause, quiet, again = pause_then_resume(
+                    captions, mouth, lambda: say_at_table(pause, env),
+                    lambda: say_at_table(resume, env))
             loud = room.loud_times()
-        finally:
-            ending.now.set()
-            game.join(timeout=60)
-            mouth.close()
-            ears.close()
     reading = loud[(loud > started) & (loud < said_pause - 1.0)]
     assert len(reading) > 2 / 0.02 * 0.4, "the narrator was heard reading before the pause"
-    silent = loud[(loud > quiet_from) & (loud < quiet_to)]
+    assert_quiet_then_reading(loud, quiet, again)
+
+
+@contextmanager
+def session_in_room(session, ears, mouth, captions):
+    """The loop playing ``session`` on a thread (started by the caller once the recogniser
+    has loaded); on leaving, the ears end the game and the devices are closed."""
+    ending = Ending(ears)
+    game = threading.Thread(target=run, args=(session, ending, captions, NoJournal(), mouth),
+                            daemon=True)
+    try:
+        assert ears.voice.wait_ready(120), "the recogniser did not load"
+        yield game
+    finally:
+        ending.now.set()
+        game.join(timeout=60)
+        mouth.close()
+        ears.close()
+
+
+def pause_then_resume(captions, mouth, say_pause, say_resume):
+    """A player says pause; once the paused message has ended the room is left quiet for 3 s;
+    the player says resume. When pause was said, the quiet span, and when the cut sentence
+    was shown again."""
+    said_pause = say_pause()
+    paused = captions.wait_for(PAUSED, said_pause - 1.0, HEARD_WITHIN)
+    assert paused is not None, f"pause was not heard: {captions.shown[-5:]}"
+    cut = [s for t, s in captions.shown if t < paused][-1]
+    assert mouth.wait(10), "the paused message never ended"
+    quiet_from = time.monotonic() + 0.3
+    time.sleep(3)
+    quiet = (quiet_from, time.monotonic())
+    said_resume = say_resume()
+    again = captions.wait_for(cut, said_resume - 1.5, HEARD_WITHIN)
+    assert again is not None, f"resume was not heard: {captions.shown[-3:]}"
+    time.sleep(3)
+    return said_pause, quiet, again
+
+
+def assert_quiet_then_reading(loud, quiet, again) -> None:
+    """The room (the monitor's loud 20 ms blocks) was silent while paused and read after."""
+    silent = loud[(loud > quiet[0]) & (loud < quiet[1])]
     assert len(silent) == 0, "the room is quiet while paused"
     after = loud[loud > again + 0.3]
     assert len(after) > 2 / 0.02 * 0.4, "the reading goes on after resume"

@@ -36,6 +36,7 @@ from narrator.understand import WAKE_WORD, Expectation, normalise, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
+from narrator.voice.echo import make_canceller
 from narrator.voice.mic import Endpointer, Mic, check_input
 
 MIN_CONFIDENCE = 0.25       # pocketsphinx, a short phrase ("next", "heads", "go back")
@@ -252,8 +253,9 @@ def make_ears(settings) -> Ears:
     """Ears on the settings' microphone, engine and listening mode; the engine loads in the
     background (a missing model: the next engine, and ``notice`` says so).
 
-    Raises RuntimeError naming what is missing when there is no input device; without RNNoise
-    the microphone is heard raw (also said)."""
+    The narrator's own voice is cancelled from the microphone (``voice/echo.py``). Raises
+    RuntimeError naming what is missing when there is no input device; without RNNoise the
+    microphone is heard raw (also said)."""
     device = getattr(settings, "input_device", None)
     check_input(device)
     engine = getattr(settings, "engine", "whisper")
@@ -261,5 +263,5 @@ def make_ears(settings) -> Ears:
     mode = getattr(settings, "listen_mode", "open")
     keys = _stdin_keys() if mode == "push" else None
     denoiser = make_denoiser(getattr(settings, "denoise", True))
-    return Ears(lambda: load_recognizer(engine, model), Mic(device), listening=mode, keys=keys,
-                denoiser=denoiser)
+    return Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
+                listening=mode, keys=keys, denoiser=denoiser)

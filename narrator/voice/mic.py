@@ -1,7 +1,10 @@
 """Capture and endpointing: 16 kHz mono frames from a microphone, cut into utterances.
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
-30 ms frames over a queue; it counts overflows reported in the callback status. ``Endpointer``
+30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
+the callback status. Given an echo canceller (``voice/echo.py``), a thread of its own takes
+the narrator's voice out of each frame as it comes in, so cancellation keeps up with the sound
+even while a recogniser decoding holds up the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on.
@@ -10,6 +13,7 @@ shorter one when the listener says that what was heard is a phrase that cannot g
 from __future__ import annotations
 
 import queue
+import threading
 import sys
 import time
 from collections import deque
@@ -19,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from narrator.voice import streams
+from narrator.voice.echo import SampleClock
 
 RATE = 16000
 FRAME = 480  # samples: 30 ms
@@ -102,14 +107,19 @@ class Endpointer:
 class Mic:
     """A 16 kHz mono int16 input stream; ``read(timeout)`` gives one 30 ms frame or None."""
 
-    def __init__(self, device: str | int | None = None) -> None:
+    def __init__(self, device: str | int | None = None, echo=None) -> None:
         import sounddevice as sd
 
+        self.echo = echo  # an EchoCanceller, or None: the frames as captured
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
+        self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
+        if echo is not None:
+            threading.Thread(target=self._cancel, name="echo-cancel", daemon=True).start()
         self.overflows = 0
         self.dropped = 0
         self._opened_at = time.monotonic()
         self._heard_at: float | None = None
+        self._clock = SampleClock(RATE, output=False)
         try:
             self._stream = streams.open_stream(lambda: sd.RawInputStream(
                 samplerate=RATE, blocksize=FRAME, device=device, channels=1, dtype="int16",
@@ -120,15 +130,31 @@ class Mic:
                                f"--input text.") from exc
 
     def _callback(self, data, frames, when, status) -> None:
-        self._heard_at = time.monotonic()
+        self._heard_at = now = time.monotonic()
+        ago = when.currentTime - when.inputBufferAdcTime
+        if not 0.0 <= ago < 1.0:  # no usable time stamps from this host API
+            ago = self._stream.latency
+        at = self._clock.stamp(now - ago - frames / RATE, frames)
         if status.input_overflow:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
         try:
-            self._frames.put_nowait(bytes(data))
+            if self.echo is None:
+                self._frames.put_nowait(bytes(data))
+            else:
+                self._captured.put_nowait((at, bytes(data)))
         except queue.Full:
             self.dropped += 1
+
+    def _cancel(self) -> None:
+        """Echo-cancel each captured frame as it comes (until ``close``)."""
+        while (captured := self._captured.get()) is not None:
+            at, frame = captured
+            try:
+                self._frames.put_nowait(self.echo.clean(frame, at))
+            except queue.Full:
+                self.dropped += 1
 
     @property
     def alive(self) -> bool:
@@ -153,6 +179,10 @@ class Mic:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
         for good, so it is aborted (no draining) on a helper thread, waited for at most a
         second (``streams.close_stream``)."""
+        try:
+            self._captured.put_nowait(None)  # the canceller's thread ends
+        except queue.Full:
+            pass  # it is stuck or gone; a daemon thread does not hold the process
         streams.close_stream(self._stream)
 
 

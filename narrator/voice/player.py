@@ -24,6 +24,7 @@ import sounddevice as sd
 import soundfile as sf
 
 from narrator.voice import streams
+from narrator.voice.echo import PLAYED
 
 SPEECH_RATE = 22050  # the stream's rate: every clip is played at it
 BLOCK_SECONDS = 0.02
@@ -108,7 +109,7 @@ class Player:
         if s is not None:
             streams.close_stream(s)
 
-    def _callback(self, out: np.ndarray, frames: int, _time, _status) -> None:
+    def _callback(self, out: np.ndarray, frames: int, when, _status) -> None:
         self._tick, self._called = time.monotonic(), True
         out.fill(0)
         with self._lock:
@@ -130,6 +131,17 @@ class Player:
                 self._cue_pos += len(part)
                 if self._cue_pos >= len(self._cue):
                     self._cue = None
+        self._played(out, when)
+
+    def _played(self, out: np.ndarray, when) -> None:
+        """Hand the block to the echo canceller's reference, with the time it will be heard."""
+        s = self._stream
+        if s is None:
+            return
+        ahead = when.outputBufferDacTime - when.currentTime
+        if not 0.0 <= ahead < 1.0:  # no usable time stamps from this host API
+            ahead = s.latency
+        PLAYED.write(self, out, int(s.samplerate), self._tick, ahead)
 
     # ------------------------------------------------------------------ control
 

@@ -1,0 +1,370 @@
+"""Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
+
+    python bench/bargein.py [--part erle|commands|idle|all] [--voices N] [--engine NAME]
+                            [--idle-minutes M] [--out DIR]
+
+The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
+players' synthesized voices are mixed into it with ``paplay`` (their speech as loud as the
+narrator's, 0 dB, and 6 dB under it), and the microphone is its monitor, so the narrator hears
+itself as a laptop does at a table.
+
+* ``erle``: the narrator reads Track 1 for 20 s with nobody speaking; echo return loss
+  enhancement (capture power over cancelled power, dB, over the seconds in which the
+  narrator is heard, after the first 5 s), the output → capture delay the tracker settles on,
+  and the canceller's CPU time as a share of one core.
+* ``commands``: the whole session loop reads Track 1; "pause", "next", "stop" and "repeat" are
+  said over the narration by ``--voices`` voices at each level. Acted: the loop did what the
+  word asks (paused; went to the question; read the passage again) within 5 s. Latency: end
+  of the word (the clip's last loud 10 ms) to the narration stopping (the speaker told to
+  stop or pause, plus the output stream's latency), p50/p95.
+* ``idle``: the loop reads with nobody speaking for ``--idle-minutes``; every command acted
+  on, answer held or "didn't catch that" is a self-trigger; the count is scaled to an hour.
+
+Figures depend on the machine's load: say so when reporting them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import clips  # noqa: E402
+from audio_room import audio_room  # noqa: E402
+from narrator.events import Said  # noqa: E402
+from narrator.rules import registry  # noqa: E402
+from narrator.script.loader import find_script, load_script  # noqa: E402
+from narrator.session.game import Session  # noqa: E402
+from narrator.session.loop import MISSED, PAUSED, Table  # noqa: E402
+from narrator.settings import Settings  # noqa: E402
+from narrator.voice.echo import EchoCanceller  # noqa: E402
+from narrator.voice.mic import Mic  # noqa: E402
+
+COMMANDS = ("pause", "next", "stop", "repeat")
+LEVELS = (0.0, -6.0)  # dB of the player's speech relative to the narrator's
+ACT_WITHIN = 5.0
+SETTLE = 3.0  # seconds of reading before a command is said
+CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
+STATES = ("[reading]", "[listening]", PAUSED)
+
+
+def slow_burn() -> Session:
+    info = registry.get("slow-burn")
+    return Session(info, load_script(find_script(info.rules.script)), info.rules.options)
+
+
+def speech_level(samples: np.ndarray) -> float:
+    """RMS over the loud part (within 30 dB of the peak)."""
+    loud = np.abs(samples) > 0.03 * np.abs(samples).max()
+    return float(np.sqrt(np.mean(samples[loud] ** 2)))
+
+
+def word_end(samples: np.ndarray, rate: int) -> float:
+    """Seconds into a clip at which its speech ends (its last loud 10 ms)."""
+    step = rate // 100
+    levels = [np.abs(samples[i:i + step]).max() for i in range(0, len(samples) - step, step)]
+    peak = max(levels)
+    last = max(i for i, level in enumerate(levels) if level > 0.05 * peak)
+    return (last + 1) * step / rate
+
+
+class Levels:
+    """Player clips scaled to the narrator's speech level (measured on its own voice)."""
+
+    def __init__(self, folder: Path, narrator_level: float) -> None:
+        self.folder, self.narrator_level = folder, narrator_level
+
+    def clip(self, word: str, voice: str, db: float) -> tuple[Path, float]:
+        """A WAV of ``word`` said by ``voice`` ``db`` relative to the narrator; its word end."""
+        made = clips.make_clip(self.folder, word, word, voice, pad=0.3)
+        samples, rate = sf.read(made.path, dtype="float64")
+        gain = self.narrator_level / speech_level(samples) * 10 ** (db / 20)
+        out = self.folder / f"{made.path.stem}.{db:+.0f}dB.wav"
+        sf.write(out, np.clip(samples * gain, -1, 1), rate, subtype="PCM_16")
+        return out, word_end(samples, rate)
+
+
+class Watched:
+    """The Speaker, noting when it was told to stop or pause, and what it said when."""
+
+    def __init__(self, speaker) -> None:
+        self._speaker = speaker
+        self.stops: list[float] = []
+
+    def __getattr__(self, name):
+        return getattr(self._speaker, name)
+
+    def stop(self) -> None:
+        self.stops.append(time.monotonic())
+        self._speaker.stop()
+
+    def pause(self) -> None:
+        self.stops.append(time.monotonic())
+        self._speaker.pause()
+
+    @property
+    def is_speaking(self) -> bool:
+        return self._speaker.is_speaking
+
+
+class Injected:
+    """The live ears, plus utterances the bench types (to go back to reading between trials)."""
+
+    def __init__(self, ears) -> None:
+        self.ears = ears
+        self.typed: list[str] = []
+        self.heard: list[tuple[float, str, str]] = []  # (when, mode, text) heard by voice
+        self.closing = threading.Event()
+
+    def __getattr__(self, name):
+        return getattr(self.ears, name)
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        from narrator.session.console import TextEars
+
+        if self.closing.is_set():
+            return None
+        if self.typed:
+            return TextEars(echo=False).typed(self.typed.pop(0), expectation, mode)
+        heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=timeout)
+        if heard is not None:
+            self.heard.append((time.monotonic(), mode, heard.text))
+        return heard
+
+
+class Captions:
+    def __init__(self) -> None:
+        self.shown: list[tuple[float, str, str]] = []
+
+    def __call__(self, said: Said) -> None:
+        self.shown.append((time.monotonic(), said.kind, said.text))
+
+    def since(self, at: float) -> list[tuple[float, str, str]]:
+        return [c for c in list(self.shown) if c[0] >= at]
+
+
+class NoJournal:
+    def append(self, given):
+        pass
+
+    def append_undo(self):
+        pass
+
+
+class Room:
+    """A reading session in the room, with live ears on its monitor."""
+
+    def __init__(self, env: dict[str, str], engine: str) -> None:
+        from narrator.session.console import LiveEars
+        from narrator.voice.listener import make_ears
+        from narrator.voice.speaker import Speaker
+
+        self.env = env
+        self.ears = Injected(LiveEars(make_ears(Settings(input_device="pulse",
+                                                         engine=engine))))
+        self.mouth = Watched(Speaker(Settings(output_device="pulse")))
+        self.captions = Captions()
+        self.table = Table(slow_burn(), self.ears, self.captions, NoJournal(), self.mouth)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        self.table.run()
+
+    def start(self) -> None:
+        if not self.ears.ears.voice.wait_ready(180):
+            raise SystemExit("the recogniser did not load")
+        self.thread.start()
+        self.wait(lambda c: c[2] == "[reading]", 0, 30)
+
+    def wait(self, test, after: float, timeout: float):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [c for c in self.captions.since(after) if test(c)]
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        return None
+
+    def reading_again(self) -> bool:
+        """Back to reading Track 1 from wherever the last trial left the session."""
+        t = time.monotonic()
+        state = [c[2] for c in self.captions.shown if c[2] in STATES][-1]
+        if state == "[reading]":
+            return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
+        self.ears.typed.append("resume" if state == PAUSED else "repeat")
+        if self.wait(lambda c: c[2] == "[reading]", t, 15) is None:
+            print(f"  the session: {[c[2][:60] for c in self.captions.shown[-6:]]}")
+            return False
+        return True
+
+    def say(self, clip: Path) -> float:
+        """Play a player's clip into the room; when it ended (monotonic)."""
+        subprocess.run(["paplay", str(clip)], env={**os.environ, **self.env}, check=True,
+                       timeout=30)
+        return time.monotonic()
+
+    def close(self) -> None:
+        self.ears.closing.set()
+        self.mouth.stop()
+        self.thread.join(timeout=30)
+        self.mouth.close()
+        self.ears.ears.close()
+
+
+def acted(word: str, room: Room, after: float) -> bool:
+    """Whether the loop did what ``word`` asks, from the captions after ``after``."""
+    question = room.table.session.question()[0].text
+    want = {"pause": lambda c: c[2] == PAUSED,
+            "next": lambda c: c[2] == question, "stop": lambda c: c[2] == question,
+            "repeat": lambda c: c[2] == "[reading]"}[word]
+    return room.wait(want, after, ACT_WITHIN) is not None
+
+
+def part_erle(env, out: Path) -> None:
+    from narrator.voice.speaker import Speaker
+
+    class Measured:
+        """The canceller, keeping both sides and its CPU time."""
+
+        def __init__(self):
+            self.inner = EchoCanceller()
+            self.raw, self.cleaned, self.cpu = [], [], 0.0
+
+        def clean(self, frame, at):
+            start = time.thread_time()
+            cleaned = self.inner.clean(frame, at)
+            self.cpu += time.thread_time() - start
+            self.raw.append(np.frombuffer(frame, np.int16).astype(np.float64))
+            self.cleaned.append(np.frombuffer(cleaned, np.int16).astype(np.float64))
+            return cleaned
+
+    measured = Measured()
+    mic = Mic("pulse", echo=measured)
+    speaker = Speaker(Settings(output_device="pulse"))
+    session = slow_burn()
+    for said in session.opening():
+        speaker.say(said)
+    seconds = 20.0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        mic.read(timeout=0.1)
+    speaker.stop()
+    speaker.close()
+    mic.close()
+    raw = np.concatenate(measured.raw)
+    clean = np.concatenate(measured.cleaned)
+    seconds_heard = [(np.mean(raw[i:i + 16000] ** 2), np.mean(clean[i:i + 16000] ** 2))
+                     for i in range(CONVERGE * 16000, len(raw) - 16000, 16000)]
+    seconds_heard = [(r, c) for r, c in seconds_heard if r > 300.0 ** 2]
+    erle = [10 * np.log10(r / max(c, 1e-3)) for r, c in seconds_heard]
+    total = 10 * np.log10(sum(r for r, _ in seconds_heard)
+                          / max(sum(c for _, c in seconds_heard), 1e-3))
+    print(f"ERLE after the first {CONVERGE} s, over {len(erle)} s of narration: {total:.1f} dB "
+          f"overall; per second median {statistics.median(erle):.1f} dB, worst "
+          f"{min(erle):.1f} dB")
+    print(f"delay tracked: {measured.inner.delay.seconds * 1000:.0f} ms "
+          f"(estimates {[round(e * 1000) for e in measured.inner.delay.estimates]})")
+    print(f"echo canceller CPU: {100 * measured.cpu / (len(raw) / 16000):.1f}% of one core")
+    sf.write(out / "erle_raw.wav", raw / 32768, 16000)
+    sf.write(out / "erle_clean.wav", clean / 32768, 16000)
+
+
+def part_commands(env, out: Path, voices, engine: str) -> None:
+    room = Room(env, engine)
+    levels = Levels(out / "clips", narrator_level(room))
+    results: dict[float, list[bool]] = {db: [] for db in LEVELS}
+    latencies: list[float] = []
+    room.start()
+    try:
+        for db in LEVELS:
+            for voice in voices:
+                for word in COMMANDS:
+                    if not room.reading_again():
+                        print(f"  could not get back to reading; skipped {word} {voice}")
+                        continue
+                    time.sleep(SETTLE)
+                    clip, end = levels.clip(word, voice, db)
+                    length = sf.info(clip).duration
+                    ended = room.say(clip)
+                    spoken = ended - length + end
+                    ok = acted(word, room, spoken - 0.5)
+                    stops = [t for t in room.mouth.stops if t > spoken - 0.5]
+                    if ok and stops:
+                        latencies.append(stops[0] - spoken + room.mouth._player.latency)
+                    results[db].append(ok)
+                    heard = [h[2] for h in room.ears.heard if h[0] > spoken - 0.5]
+                    print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
+                          + (f" {1000 * (stops[0] - spoken):.0f} ms" if ok and stops else "")
+                          + f"  heard {heard}")
+    finally:
+        room.close()
+    for db, got in results.items():
+        print(f"acted at {db:+.0f} dB: {sum(got)}/{len(got)} = {100 * sum(got) / max(len(got), 1):.0f}%")
+    if latencies:
+        q = np.percentile(latencies, [50, 95]) * 1000
+        print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
+              f"(n={len(latencies)}; speaker stop call + output latency)")
+
+
+def narrator_level(room: Room) -> float:
+    """The narrator's speech level, from its first sentence rendered by its own voice."""
+    said = room.table.session.opening()
+    clip = room.mouth._speaker._clip(next(s for s in said if s.kind == "line"))
+    return speech_level(clip.samples[:, 0].astype(np.float64))
+
+
+def part_idle(env, minutes: float, engine: str) -> None:
+    room = Room(env, engine)
+    room.start()
+    began = time.monotonic()
+    try:
+        while time.monotonic() - began < minutes * 60:
+            room.reading_again()
+            time.sleep(1.0)
+    finally:
+        room.close()
+    reading = time.monotonic() - began
+    triggers = [c for c in room.captions.since(began)
+                if c[2] in (PAUSED, MISSED) or c[2].startswith("Heard ")]
+    acts = len(room.mouth.stops) + len(triggers)
+    print(f"heard while nobody spoke: {room.ears.heard}")
+    print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
+          f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--part", choices=("erle", "commands", "idle", "all"), default="all")
+    parser.add_argument("--voices", type=int, default=3)
+    parser.add_argument("--engine", default="whisper")
+    parser.add_argument("--idle-minutes", type=float, default=3.0)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="bargein-"))
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("NARRATOR_CONFIG", str(out / "config.yaml"))
+    os.environ.setdefault("NARRATOR_CACHE", str(out / "cache"))
+    voices = clips.VOICES[::max(1, len(clips.VOICES) // args.voices)][:args.voices]
+    with audio_room() as env:
+        if args.part in ("erle", "all"):
+            part_erle(env, out)
+        if args.part in ("commands", "all"):
+            part_commands(env, out, voices, args.engine)
+        if args.part in ("idle", "all"):
+            part_idle(env, args.idle_minutes, args.engine)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""Echo cancellation: take the narrator's own voice out of the microphone.
+
+``PLAYED`` (an ``OutputReference``) keeps what the players of this process send to the sound
+device, mixed, as 16 kHz mono on the monotonic clock: each output callback writes its block
+with the time its first sample is heard. The microphone reads it back for the span each frame
+was captured in (``EchoCanceller.clean``) and WebRTC's AEC3 (livekit's AudioProcessingModule)
+removes it, before noise suppression and recognition.
+
+Devices differ in how late the narrator's voice reaches the microphone (20–300 ms), and the
+time stamps the audio APIs give are rough, so ``DelayTracker`` estimates the lag by
+cross-correlating the capture with the reference every few seconds of narration, and keeps the
+median of its recent estimates.
+"""
+
+from __future__ import annotations
+
+import atexit
+import sys
+import threading
+from collections import deque
+
+import numpy as np
+
+RATE = 16000
+STEP = 160                 # AEC3 takes 10 ms frames
+LEAD = 0.02                # the reference is fed this far ahead of its echo (AEC3 needs it first)
+CLOCK_WINDOW = 2.0         # seconds of callbacks a stream's clock is anchored over
+RESYNC = 0.1               # seconds the anchor must be off by before it moves back (jitter)
+SLIP = 0.005               # seconds it must be off by to move on (a stream that fell behind)
+SEARCH = (-0.5, 0.8)       # seconds of lag the delay tracker searches
+WINDOW = 1.5               # seconds of capture it correlates
+EVERY = 1.0                # seconds between its estimates
+MIN_PEAK = 0.3             # normalised correlation an estimate needs
+KEEP = 3                   # estimates the median is taken over
+HOLD = 0.05                # a change the canceller follows itself (AEC3 estimates delay too)
+
+
+class SampleClock:
+    """When each block of a stream was heard (output) or captured (input), from its sample
+    count: callbacks come in bursts on a busy machine or through PulseAudio, so their own times
+    jitter. The count is anchored on the callback that came with the least delay among those
+    of the last CLOCK_WINDOW seconds: the latest one for output (blocks are asked for early),
+    the earliest for input (they are handed over late). The anchor moves on at once when a
+    callback shows the stream fell behind (an output underrun), otherwise only when it is
+    RESYNC off (lost audio), so the blocks' times stay contiguous through jitter."""
+
+    def __init__(self, rate: int, output: bool) -> None:
+        self.rate = rate
+        self._pick = max if output else min
+        self._later = 1.0 if output else -1.0  # the direction in which the stream falls behind
+        self._count = 0
+        self._anchor: float | None = None
+        self._anchors: deque[tuple[float, float]] = deque()
+
+    def stamp(self, now: float, frames: int) -> float:
+        """The time of the first sample of a block of ``frames`` called back at ``now``."""
+        self._anchors.append((now, now - self._count / self.rate))
+        while self._anchors[0][0] < now - CLOCK_WINDOW:
+            self._anchors.popleft()
+        best = self._pick(a for _, a in self._anchors)
+        off = best - self._anchor if self._anchor is not None else 0.0
+        if self._anchor is None or off * self._later > SLIP or abs(off) > RESYNC:
+            self._anchor = best
+        at = self.time_of(self._count)
+        self._count += frames
+        return at
+
+    def time_of(self, sample: float) -> float:
+        """The time of sample number ``sample`` of the stream (as anchored now)."""
+        return self._anchor + sample / self.rate
+
+
+class OutputReference:
+    """A ring of what was played, 16 kHz mono float32, indexed by the monotonic time it was
+    heard; several writers (speech, earcons) are mixed."""
+
+    def __init__(self, seconds: float = 10.0) -> None:
+        self._ring = np.zeros(int(seconds * RATE), np.float32)
+        self._lock = threading.Lock()
+        self._origin: float | None = None   # monotonic time of sample 0
+        self._end = 0                       # one past the last sample written
+        self._clocks: dict[tuple[int, int], SampleClock] = {}   # by (writer, rate)
+        self._resamplers: dict[tuple[int, int], object] = {}
+        self._made: dict[tuple[int, int], int] = {}  # 16 kHz samples each writer gave so far
+
+    def write(self, writer: object, block: np.ndarray, samplerate: int, now: float,
+              ahead: float) -> None:
+        """Add ``block`` (frames × channels or mono, float32 at ``samplerate``), asked for at
+        monotonic time ``now`` by a stream that plays ``ahead`` seconds later."""
+        mono = block.mean(axis=1) if block.ndim == 2 else block
+        key = (id(writer), samplerate)
+        clock = self._clocks.get(key)
+        if clock is None:
+            clock = self._clocks[key] = SampleClock(samplerate, output=True)
+        clock.stamp(now + ahead, len(mono))
+        samples = self._resample(key, samplerate, mono.astype(np.float32))
+        made = self._made.get(key, 0)
+        self._made[key] = made + len(samples)  # a resampler gives its output in bursts
+        at = clock.time_of(made * samplerate / RATE)
+        with self._lock:
+            if self._origin is None:
+                self._origin = at
+            self._add(round((at - self._origin) * RATE), samples)
+
+    def _resample(self, key: tuple[int, int], samplerate: int, mono: np.ndarray) -> np.ndarray:
+        if samplerate == RATE:
+            return mono
+        stream = self._resamplers.get(key)
+        if stream is None:
+            import soxr
+
+            stream = self._resamplers[key] = soxr.ResampleStream(samplerate, RATE, 1,
+                                                                 dtype="float32")
+        return stream.resample_chunk(mono)
+
+    def _add(self, start: int, samples: np.ndarray) -> None:
+        size = len(self._ring)
+        end = start + len(samples)
+        if end <= self._end - size or len(samples) == 0:
+            return
+        if end > self._end:  # new ground: clear what the ring held there before
+            fresh = np.arange(max(self._end, end - size), end) % size
+            self._ring[fresh] = 0.0
+            self._end = end
+        first = max(start, self._end - size)
+        self._ring[np.arange(first, end) % size] += samples[first - start:]
+
+    def read(self, at: float, count: int) -> np.ndarray:
+        """``count`` samples heard from monotonic time ``at`` on (silence where none were)."""
+        out = np.zeros(count, np.float32)
+        with self._lock:
+            if self._origin is None:
+                return out
+            start = round((at - self._origin) * RATE)
+            first, last = max(start, self._end - len(self._ring)), min(start + count, self._end)
+            if last > first:
+                out[first - start:last - start] = self._ring[np.arange(first, last)
+                                                             % len(self._ring)]
+        return out
+
+
+    def forget(self) -> None:
+        """Drop the writers' clocks and resamplers (at exit: soxr's native objects must go
+        before the interpreter, or it warns of leaks)."""
+        with self._lock:
+            self._clocks.clear()
+            self._resamplers.clear()
+            self._made.clear()
+
+
+#: what this process plays; every Player writes to it, every microphone reads it
+PLAYED = OutputReference()
+atexit.register(PLAYED.forget)
+
+
+def estimate_lag(capture: np.ndarray, reference: np.ndarray, before: int) -> tuple[int, float]:
+    """The lag in samples of ``capture`` behind the reference (the phase-transform
+    cross-correlation's peak) and the normalised correlation there. ``reference`` starts ``before`` samples ahead of ``capture`` and is longer."""
+    n = len(capture) + len(reference)
+    size = 1 << (n - 1).bit_length()
+    spectrum = np.fft.rfft(capture, size) * np.conj(np.fft.rfft(reference, size))
+    corr = np.fft.irfft(spectrum / (np.abs(spectrum) + 1e-12), size)  # PHAT: a sharp peak
+    # lag L (capture[i] ~ reference[i + before - L]) sits at index (L - before) mod size
+    lags = np.arange(len(reference) - len(capture) + 1)   # offsets of capture in reference
+    values = corr[(-lags) % size]
+    best = int(np.argmax(values))
+    part = reference[best:best + len(capture)]
+    norm = float(np.linalg.norm(capture) * np.linalg.norm(part)) or 1.0
+    return before - best, float(np.dot(capture, part) / norm)
+
+
+class DelayTracker:
+    """The output → capture delay in seconds, re-estimated while the narrator is heard; a
+    change under HOLD is left to the canceller, which re-adapts after every jump."""
+
+    def __init__(self, reference: OutputReference, seconds: float = 0.0) -> None:
+        self.reference = reference
+        self.seconds = seconds
+        self.estimates: deque[float] = deque(maxlen=KEEP)
+        self._capture: deque[np.ndarray] = deque(maxlen=int(WINDOW * RATE / 480) + 1)
+        self._last = -EVERY
+        self._found = False
+
+    def observe(self, frame: np.ndarray, at: float) -> None:
+        """Keep a captured frame (float32, heard from ``at``); estimate when it is time."""
+        self._capture.append(frame)
+        if at - self._last < EVERY or len(self._capture) < self._capture.maxlen:
+            return
+        self._last = at
+        capture = np.concatenate(self._capture)
+        began = at + len(frame) / RATE - len(capture) / RATE
+        before, after = SEARCH[1], SEARCH[0]
+        reference = self.reference.read(began - before, len(capture) + round((before - after)
+                                                                            * RATE))
+        if _level(reference) < 1e-3 or _level(capture) < 1e-4:
+            return  # the narrator is silent, or the microphone does not hear it
+        lag, peak = estimate_lag(capture, reference, round(before * RATE))
+        if peak >= MIN_PEAK:
+            self.estimates.append(lag / RATE)
+            median = float(np.median(self.estimates))
+            if not self._found or abs(median - self.seconds) > HOLD:
+                self.seconds, self._found = median, True
+
+
+def _level(x: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(x ** 2))) if x.size else 0.0
+
+
+class EchoCanceller:
+    """WebRTC AEC3 on 16 kHz int16 microphone frames, with ``PLAYED`` as its far end."""
+
+    def __init__(self, reference: OutputReference = PLAYED) -> None:
+        from livekit import rtc
+
+        self._rtc = rtc
+        self._apm = rtc.AudioProcessingModule(echo_cancellation=True, high_pass_filter=True)
+        self._apm.set_stream_delay_ms(round(LEAD * 1000))
+        self.reference = reference
+        self.delay = DelayTracker(reference)
+
+    def clean(self, frame: bytes, at: float) -> bytes:
+        """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice."""
+        near = np.frombuffer(frame, np.int16)
+        self.delay.observe(near.astype(np.float32) / 32768.0, at)
+        far = self.reference.read(at - self.delay.seconds + LEAD, len(near))
+        far16 = (np.clip(far, -1.0, 1.0) * 32767).astype(np.int16)
+        out = bytearray()
+        for i in range(0, len(near) - STEP + 1, STEP):
+            self._apm.process_reverse_stream(self._frame(far16[i:i + STEP]))
+            part = self._frame(near[i:i + STEP])
+            self._apm.process_stream(part)
+            out += bytes(part.data)
+        return bytes(out) + frame[len(out):]
+
+    def _frame(self, samples: np.ndarray):
+        return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))
+
+
+def make_canceller() -> EchoCanceller | None:
+    """An echo canceller, or None (said on stderr) when livekit cannot load here."""
+    try:
+        return EchoCanceller()
+    except (ImportError, OSError) as exc:
+        print(f"narrator: no echo cancellation ({exc}); the narrator's own voice may cover "
+              f"what the table says while it reads. Install livekit to cancel it.",
+              file=sys.stderr)
+        return None

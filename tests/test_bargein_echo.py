@@ -1,0 +1,110 @@
+"""Echo cancellation (narrator/voice/echo.py) on synthetic signals: what the narrator played is
+kept in step with the capture, the output → capture delay is found and followed, and the
+narrator's voice is taken out of the microphone while a player's voice stays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import soxr
+
+from narrator.voice.echo import (RATE, DelayTracker, EchoCanceller, OutputReference,
+                                 SampleClock, estimate_lag)
+
+pytest.importorskip("livekit.rtc")
+
+
+def speechlike(seconds: float, seed: int) -> np.ndarray:
+    """Noise in syllable-like bursts with pauses, 16 kHz float32."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * RATE)
+    envelope = (np.sin(np.arange(n) / RATE * 2 * np.pi * 2.7 + seed) > -0.2).astype(np.float32)
+    return (rng.standard_normal(n) * 0.15 * envelope).astype(np.float32)
+
+
+def played(signal: np.ndarray, start: float, rate: int = RATE, block: int = 320,
+           burst: int = 1) -> OutputReference:
+    """A reference as a player fills it: ``block``-sample callbacks, ``burst`` at a time
+    (PulseAudio asks in bursts), the first sample heard at ``start``."""
+    reference = OutputReference(seconds=30)
+    for i in range(0, len(signal), block):
+        called = start + (i // (block * burst)) * block * burst / rate
+        reference.write("player", signal[i:i + block, None], rate, called, 0.0)
+    return reference
+
+
+def level_db(x: np.ndarray) -> float:
+    return 10 * np.log10(np.mean(np.asarray(x, np.float64) ** 2) + 1e-12)
+
+
+def test_what_was_played_is_read_back_for_the_time_it_was_heard_even_at_another_rate():
+    source = speechlike(4.0, 1)
+    at_22k = soxr.resample(source, RATE, 22050).astype(np.float32)
+    reference = played(at_22k, start=50.0, rate=22050, block=441, burst=4)
+    heard = reference.read(51.0, RATE)  # the second second
+    lag, likeness = estimate_lag(heard, reference.read(50.5, 2 * RATE), RATE // 2)
+    assert likeness > 0.99 and abs(lag) <= 2
+    lag, likeness = estimate_lag(heard, source, RATE)
+    assert likeness > 0.95 and abs(lag) <= 40  # the resampler's own delay: a few ms
+
+
+def test_two_players_are_mixed_and_nothing_played_reads_as_silence():
+    voice, cue = speechlike(1.0, 2), speechlike(1.0, 3)
+    reference = played(voice, start=10.0)
+    for i in range(0, len(cue), 320):
+        reference.write("earcons", cue[i:i + 320, None], RATE, 10.0 + i / RATE, 0.0)
+    np.testing.assert_allclose(reference.read(10.0, RATE), voice + cue, atol=1e-6)
+    assert not reference.read(20.0, 100).any() and not OutputReference().read(0, 10).any()
+
+
+def test_a_stream_called_back_in_bursts_gets_contiguous_times_and_follows_lost_audio():
+    clock = SampleClock(RATE, output=False)
+    times = []
+    for burst in range(30):  # three 30 ms blocks handed over together, up to 90 ms late
+        for _ in range(3):
+            times.append(clock.stamp(burst * 0.09 + 0.09, 480))
+    assert np.allclose(np.diff(times[3:]), 0.03)  # from the end of the first burst on
+    lost = 30 * 0.09 + 0.09 + 0.5  # then 0.5 s of audio is lost: the blocks come on late
+    later = [clock.stamp(lost + k * 0.03, 480) for k in range(100)]
+    assert later[-1] - (times[-1] + 100 * 0.03) == pytest.approx(0.5, abs=0.07)  # ± a burst
+
+
+@pytest.mark.parametrize("delay", [0.02, 0.13, 0.3])
+def test_the_output_to_capture_delay_is_found_and_followed_when_it_changes(delay):
+    narration = speechlike(12.0, 4)
+    reference = played(narration, start=0.0)
+    tracker = DelayTracker(reference)
+    capture = np.concatenate([np.zeros(int(delay * RATE), np.float32), 0.4 * narration])
+    for i in range(0, 6 * RATE, 480):
+        tracker.observe(capture[i:i + 480], i / RATE)
+    assert tracker.seconds == pytest.approx(delay, abs=0.003)
+    later = np.concatenate([np.zeros(int(0.08 * RATE), np.float32), capture])  # the device
+    for i in range(6 * RATE, 12 * RATE, 480):  # grew 80 ms slower
+        tracker.observe(later[i:i + 480], i / RATE)
+    assert tracker.seconds == pytest.approx(delay + 0.08, abs=0.003)
+
+
+def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
+    narration, player = speechlike(12.0, 5), speechlike(12.0, 6) * 0.5
+    reference = played(narration, start=100.0)
+    room = np.zeros(int(0.05 * RATE), np.float32)  # a room: a direct path and reflections
+    room[[0, 90, 400]] = [0.5, 0.25, -0.1]
+    delay = int(0.12 * RATE)
+    echo = np.convolve(narration, room)[:len(narration)]
+    echo = np.concatenate([np.zeros(delay, np.float32), echo])[:len(narration)]
+    talk = np.zeros_like(player)
+    talk[9 * RATE:] = player[9 * RATE:]  # a player speaks over the narration from 9 s on
+    mic = np.clip(echo + talk, -1, 1)
+    canceller = EchoCanceller(reference)
+    out = []
+    for i in range(0, len(mic), 480):
+        frame = (mic[i:i + 480] * 32767).astype(np.int16).tobytes()
+        out.append(np.frombuffer(canceller.clean(frame, 100.0 + i / RATE), np.int16) / 32767)
+    clean = np.concatenate(out)
+    narration_only = slice(5 * RATE, 9 * RATE)
+    assert level_db(echo[narration_only]) - level_db(clean[narration_only]) > 25
+    both = slice(9 * RATE, 12 * RATE)
+    kept = level_db(clean[both]) - level_db(talk[both])
+    assert -6 < kept < 3, "the player's voice comes through"
+    _, likeness = estimate_lag(clean[both][RATE // 10:], talk[both], RATE // 10)
+    assert likeness > 0.6  # the same voice (AEC3 suppresses some of it while both talk)

@@ -1,0 +1,83 @@
+"""Barge-in in one PulseAudio room: the narrator reads Slow Burn's Track 1 into the room, its own
+voice is heard by the microphone (the room's monitor) as at a table, and a player's "pause",
+as loud as the narrator, is said over it: the echo canceller takes the narrator out, the
+reading stops and the room goes quiet; "resume" reads on."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+import clips
+from audio_room import audio_room, missing_tools
+from narrator.rules import registry
+from narrator.script.loader import find_script, load_script
+from narrator.session.console import LiveEars
+from narrator.session.game import Session
+from narrator.session.loop import PAUSED
+from narrator.settings import Settings
+from test_loop_audio import (Captions, assert_quiet_then_reading, pause_then_resume,
+                             session_in_room)
+from test_speak_audio import Recorder
+
+MISSING = missing_tools() + clips.missing_tools()
+pytestmark = [pytest.mark.audio,
+              pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")]
+pytest.importorskip("livekit.rtc")
+
+NARRATOR_PEAK = 0.5  # the speaker's peak at volume 1 (voice/speaker.py PEAK)
+
+
+def as_loud_as_the_narrator(clip, folder):
+    """The player's clip scaled to the narrator's peak level (0 dB)."""
+    samples, rate = sf.read(clip.path, dtype="float64")
+    out = folder / f"{clip.path.stem}.0dB.wav"
+    sf.write(out, samples * NARRATOR_PEAK / np.abs(samples).max(), rate, subtype="PCM_16")
+    return out
+
+
+def say_in_room(path, env) -> float:
+    """Play a player's voice into the room the narrator also plays into; when it ended."""
+    subprocess.run(["paplay", str(path)], env={**os.environ, **env}, check=True, timeout=30)
+    return time.monotonic()
+
+
+@pytest.mark.xfail(reason="on a loaded machine the room's underruns and lost capture leave "
+                   "seconds of residual echo in which pause is lost (docs/barge-in.md)",
+                   strict=False)
+def test_pause_said_over_the_narrators_own_voice_stops_track_1_and_resume_reads_on(
+        tmp_path, monkeypatch):
+    from narrator.voice.listener import make_ears
+    from narrator.voice.speaker import Speaker
+
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
+    monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "clips"
+    pause = as_loud_as_the_narrator(clips.make_clip(folder, "pause", "pause", "flite:slt",
+                                                    pad=0.3), folder)
+    resume = as_loud_as_the_narrator(clips.make_clip(folder, "resume", "resume", "flite:slt",
+                                                     pad=0.3), folder)
+    info = registry.get("slow-burn")
+    session = Session(info, load_script(find_script(info.rules.script)), info.rules.options)
+    captions = Captions()
+    with audio_room() as env:
+        ears = LiveEars(make_ears(Settings(input_device="pulse")))
+        assert ears.voice.source.echo is not None, "the microphone cancels the narrator's echo"
+        mouth = Speaker(Settings(output_device="pulse"))
+        with session_in_room(session, ears, mouth, captions) as game:
+            game.start()
+            started = captions.wait_for("Track 1: Introduction", 0, 20)
+            assert started is not None, captions.shown
+            time.sleep(15)  # the canceller finds the delay and adapts (bench/bargein.py: ERLE)
+            assert captions.wait_for(PAUSED, 0, 0) is None, "its own voice did not pause it"
+            with Recorder() as room:
+                _, quiet, again = pause_then_resume(captions, mouth,
+                                                    lambda: say_in_room(pause, env),
+                                                    lambda: say_in_room(resume, env))
+            loud = room.loud_times()
+    assert_quiet_then_reading(loud, quiet, again)
