@@ -149,6 +149,9 @@ def test_no_output_device_gives_no_speaker_and_says_what_to_check(capsys):
 def test_without_a_device_every_sentence_is_captioned_in_order_and_the_loss_once(renderer):
     shown = []
     speaker = Speaker(NO_DEVICE, renderer, shown.append)
+    deadline = time.monotonic() + 5
+    while not speaker.captions_only and time.monotonic() < deadline:  # no device: noticed
+        time.sleep(0.01)
     speaker.say(Said("Track 5: The Setting", "heading"))
     speaker.say(Said("As a blacklisted spy, you're on all the watchlists. Nobody helps."))
     assert speaker.wait(5)

@@ -145,7 +145,7 @@ class Speaker:
         """The sentences of ``text``; when they are the ``first`` words after silence and the
         first sentence is not rendered yet, its first clause apart (it renders sooner)."""
         parts = sentences(text)
-        if first and parts and self._renderer is not None and not self._mute and \
+        if first and parts and self._renderer is not None and not self.captions_only and \
                 not self._renderer.path_for(parts[0], self.settings.rate).exists():
             parts[:1] = first_clause(parts[0])
         return parts
