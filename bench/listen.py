@@ -14,7 +14,8 @@ each heard at one of the prompts in turn, clean and at 10 dB. ``--set tune`` use
 
 Right: the ears' meaning is the typed meaning. Talk accepted: any meaning but "didn't catch
 that"; "unread": a game input taken without a read-back. Latency: end of speech in the clip to
-the decision, streaming 30 ms frames through the live Ears (endpointer + decoding). Idle: CPU
+the decision, wall clock, the clip streamed through the live Ears in real time (30 ms frames
+every 30 ms: endpointer, decoding ahead at a pause, decoding). Idle: CPU
 share of one core while the Ears listen to 20 s of quiet room noise; RSS: peak resident memory.
 Clips are cached in DIR.
 """
@@ -86,15 +87,30 @@ def speech_end(pcm: bytes) -> float:
 QUIET = (np.random.default_rng(1).standard_normal(RATE) * 30).astype(np.int16).tobytes()
 
 
+class Paced(Frames):
+    """Recorded audio delivered as a microphone does: one 30 ms frame every 30 ms."""
+
+    def __init__(self, pcm: bytes) -> None:
+        super().__init__(pcm)
+        self.began = time.perf_counter()
+
+    def read(self, timeout: float | None = None) -> bytes:
+        due = self.began + self.seconds_read
+        time.sleep(max(0.0, due - time.perf_counter()))
+        return super().read(timeout)
+
+
 def latency(rec, clip, expectation, mode: str, denoise: bool) -> float | None:
-    """End of speech → decision in ms: the endpointer's wait plus decoding (None when nothing
-    came back)."""
+    """End of speech → decision in ms, in real time: the clip is played into the live Ears at
+    the microphone's pace, and the clock runs from the moment its last audible frame came in
+    (None when nothing came back)."""
     pcm = read_pcm(clip.path)
-    ears = Ears(rec, Frames(QUIET + pcm + QUIET), denoiser=make_denoiser(denoise))
+    source = Paced(QUIET + pcm + QUIET)
+    ears = Ears(rec, source, denoiser=make_denoiser(denoise))
     if ears.listen(expectation, mode=mode) is None:
         return None
-    waited = ears.source.seconds_read - (len(QUIET) / 2 / RATE + speech_end(pcm))
-    return waited * 1000 + ears.last.ms
+    spoken = source.began + len(QUIET) / 2 / RATE + speech_end(pcm)
+    return (time.perf_counter() - spoken) * 1000
 
 
 def idle(rec, denoise: bool, seconds: float = 20.0) -> float:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -89,13 +90,15 @@ class Tally:
 
 
 def calibrate(script) -> tuple[float, str]:
-    """Characters per second of the default engine at rate 1, reading the game's tracks."""
+    """Characters per second of the default engine at rate 1, reading the game's tracks (its
+    prompts, without their ``{fields}``, when it has no tracks)."""
     name = engines.best_engine()
+    texts = [line for track in script.tracks for line in track.lines] or [
+        re.sub(r"\{[^}]*\}", "", prompt.text) for prompt in script.prompts.values()]
     sample = ""
-    for track in script.tracks:
-        for line in track.lines:
-            if len(sample) < CALIBRATION_CHARS:
-                sample += line + " "
+    for text in texts:
+        if len(sample) < CALIBRATION_CHARS:
+            sample += text + " "
     engine = engines.spec(name).make()
     with tempfile.TemporaryDirectory() as tmp:
         wav = Path(tmp) / "sample.wav"

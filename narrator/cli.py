@@ -381,6 +381,7 @@ def render_tracks(game: str = typer.Argument(..., help="A game or a script path.
                   rate: Optional[float] = typer.Option(None, "--rate", help="0.5 to 3 (default 1).")) -> None:
     """Write GAME's audio tracks, one WAV per track, rebuilt from its script."""
     from narrator.settings import load_settings, with_options
+    from narrator.understand import counted
     from narrator.voice.render_tracks import render_with_progress
     from narrator.voice.tts import TtsError
     try:
@@ -390,7 +391,7 @@ def render_tracks(game: str = typer.Argument(..., help="A game or a script path.
     except (ValueError, TtsError) as exc:
         fail(str(exc))
         raise
-    typer.echo(f"{len(paths)} tracks written to {out}")
+    typer.echo(f"{counted(len(paths), 'track')} written to {out}")
 
 
 @app.command()

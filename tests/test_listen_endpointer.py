@@ -51,3 +51,14 @@ def test_a_phrase_that_cannot_go_on_ends_after_180ms_of_quiet_others_after_300ms
     ep = Endpointer(complete=lambda: False)
     got = events(ep, [50] * 20 + [3000] * 10 + [50] * 12)
     assert got.index("end") == 20 + 10 + 9
+
+
+def test_a_short_quiet_is_a_pause_and_the_next_sound_resumes_the_utterance():
+    """120 ms of quiet inside an utterance are a pause (a recogniser may decode ahead); a
+    loud frame after it resumes the same utterance, which then ends as usual."""
+    ep = Endpointer()
+    got = events(ep, [50] * 20 + [3000] * 10 + [50] * 6 + [3000] * 5 + [50] * 12)
+    assert got.index("pause") == 20 + 10 + 3   # the fourth quiet frame
+    assert got.index("resume") == 20 + 10 + 6  # the first loud frame after it
+    assert got.count("start") == got.count("end") == 1 and got.count("pause") == 2
+    assert got.index("end") == 20 + 10 + 6 + 5 + 9

@@ -20,9 +20,6 @@ from test_conformance import ENGINE_GAME, random_input, rules_and_script
 
 SEEDS = range(5)
 TURNS = 300
-#: games whose helper has not yet made every offered answer legal (issue 15); the lead drops
-#: each mark as that game's fix lands, and strict xfail fails once a game passes
-NOT_YET = {"blades", "hell-for-leather", "half-chance"}
 
 
 def offered(accept, rng):
@@ -84,13 +81,7 @@ def illegal_offers(game, seed):
     return found
 
 
-def _marked(game):
-    reason = "issue 15: this game still offers answers its rules refuse"
-    return pytest.param(game, marks=pytest.mark.xfail(strict=True, reason=reason)) \
-        if game in NOT_YET else game
-
-
-@pytest.mark.parametrize("game", [_marked(g) for g in registry.names()] + [ENGINE_GAME])
+@pytest.mark.parametrize("game", registry.names() + [ENGINE_GAME])
 def test_no_game_offers_an_answer_it_refuses(game):
     found = {}
     for seed in SEEDS:

@@ -121,7 +121,7 @@ def test_a_copied_half_chance_script_plays_its_own_deck(tmp_path):
     (folder / "cards.yaml").write_text(OWN_DECK, encoding="utf-8")
     checked = runner.invoke(app, ["check", str(folder)])
     assert checked.exit_code == 0 and "No problems found." in checked.output, checked.output
-    result = play(folder, "2\nvirtual\n17\nI play the Meadow Wander\nquit\n", tmp_path / "saves")
+    result = play(folder, "2\nopen\nvirtual\n17\nI play the Meadow Wander\nquit\n", tmp_path / "saves")
     assert result.exit_code == 0, result.output
     assert "Player 1 plays the Meadow Wander." in result.output
     assert "Grass sways in a wind nobody else feels." in result.output

@@ -23,7 +23,7 @@ from narrator.session.console import Captions, TextEars
 from narrator.session.game import Session
 from narrator.session.loop import run
 from narrator.understand import normalise
-from test_conformance import random_input, rules_and_script
+from test_conformance import ENGINE_GAME, random_input, rules_and_script
 from test_session_loop import MemoryJournal
 from toy_game import INFO, SCRIPT
 
@@ -137,3 +137,20 @@ def test_a_signed_or_fractional_number_typed_is_refused_never_taken(typed):
     assert session.inputs == [Continue()]  # the number of rounds is still to come
     assert (f'"{normalise(typed)}" doesn\'t answer this question: it takes a number from 1 to 5.\n'
             f"How many rounds? Say a number from 1 to 5.\n") in out.getvalue()
+
+
+#: what each reason of the kernel that any game can meet must name (any one of the sets of
+#: fields): what the question takes, or the range it was out of, or the word refused (the
+#: question said after it names the choices)
+NAMES = {"reject.not_now": [{"takes"}], "reject.blank": [{"takes"}],
+         "reject.number": [{"min", "max"}, {"takes"}], "reject.word": [{"word"}]}
+
+
+@pytest.mark.parametrize("game", registry.names() + [ENGINE_GAME])
+def test_every_game_s_refusals_say_what_the_question_takes(game):
+    _rules, script = rules_and_script(game)
+    for key, needs in NAMES.items():
+        text = script.prompts[key].text
+        fields = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+        assert any(need <= fields for need in needs), f"{game}: {key} ({text!r}) names no " \
+            f"{' or '.join('/'.join(sorted(n)) for n in needs)}"

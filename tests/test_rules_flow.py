@@ -9,6 +9,7 @@ from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptText, AcceptWords,
 )
 from narrator.rules.flow import REASONS, Flow, Refused, Steps, ask, check, push
+from narrator.understand import wanted
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ def test_a_step_s_own_refusal_and_the_kernel_s_check_keep_the_state():
     assert mine.state is state and mine.rejected == Line("reject.two", {"most": 3})
     checked = FLOW.apply(state, Number(9))
     assert checked.state is state
-    assert checked.rejected == Line("reject.number", {"value": 9, "min": 1, "max": 3})
+    assert checked.rejected == Line("reject.number", {"value": 9, "min": 1, "max": 3,
+                                                      "takes": "a number from 1 to 3"})
 
 
 @pytest.mark.parametrize("accepts, given, reason", [
@@ -78,6 +80,7 @@ def test_check_names_why_an_input_does_not_answer(accepts, given, reason):
     line = check(ask("q", *accepts), given)
     assert line is not None and line.key == reason
     assert set(line.params) == set(REASONS[reason])
+    assert line.params["takes"] == wanted(ask("q", *accepts))  # what it takes, for the reason
 
 
 @pytest.mark.parametrize("accepts, given", [

@@ -185,7 +185,7 @@ def test_card_check_is_silent_on_a_folder_without_cards_but_the_game_needs_some(
 
 def test_virtual_deck_is_refused_when_too_small_to_deal_five_each(tmp_path):
     rules = HalfChance(load_script(write(tmp_path, BASE).parent))
-    state = play(rules.start({}).state, Number(2))[0]
+    state = play(rules.start({}).state, Number(2), Word("open"))[0]
     step = rules.apply(state, Word("virtual"))
     assert step.state == state and "too few to deal five to 2 players" in text(step.rejected)
     assert rules.apply(state, Word("physical")).rejected is None
@@ -194,7 +194,8 @@ def test_virtual_deck_is_refused_when_too_small_to_deal_five_each(tmp_path):
 def test_setup_asks_players_then_deck_then_a_cut_and_deals_five_each():
     state = RULES.start({}).state
     assert RULES.expects(state).accepts == (AcceptNumber(2, 6),)
-    state, _ = play(state, Number(4))
+    state, _ = play(state, Number(4), Word("normal"))
+    assert state.target == 24  # six rounds of four turns
     assert RULES.expects(state).accepts == (AcceptWords(("virtual", "physical")),)
     state, _ = play(state, Word("virtual"))
     assert AcceptDice(99) in RULES.expects(state).accepts   # "roll for me" cuts the deck
@@ -207,7 +208,7 @@ def test_setup_asks_players_then_deck_then_a_cut_and_deals_five_each():
 
 def test_virtual_shuffle_is_fixed_by_the_cut_and_differs_between_cuts():
     def deal(cut):
-        return play(RULES.start({}).state, Number(3), Word("virtual"), Number(cut))[0]
+        return play(RULES.start({}).state, Number(3), Word("open"), Word("virtual"), Number(cut))[0]
     assert deal(7).hands == deal(7).hands
     assert len({deal(c).hands for c in range(1, 11)}) == 10
 
@@ -400,17 +401,26 @@ def test_the_game_ends_when_one_player_is_left_alive():
 
 
 @pytest.mark.parametrize("given, reason", [
-    (Number(1), "Player 1 must choose another player."),
-    (Number(4), "4 is not a choice here: say a number from 1 to 3."),
-    (Word("player", 4), "There is no player 4. Players are numbered 1 to 3."),
-    (Word("player", 3), "Player 3 is dead and cannot play."),
+    (Number(1), "1 is not a choice here: say a number from 2 to 3."),
+    (Number(4), "4 is not a choice here: say a number from 2 to 3."),
+    (Word("player", 1), "Player 1 must choose another player."),
+    (Word("player", 5), "There is no player 5. Players are numbered 1 to 4."),
+    (Word("player", 4), "Player 4 is dead and cannot play."),
     (HEADS, "heads is not one of the choices now."),
 ])
 def test_choosing_a_player_for_an_encounter_refuses_illegal_choices(given, reason):
-    state, _ = play(table([["Crossroads"], ["Trap"], ["Beast"]]), Continue(), TAILS, TAILS)
-    state = replace(state, dead=(3,))
+    state, _ = play(table([["Crossroads"], ["Trap"], ["Beast"], ["Duel"]]), Continue(), TAILS,
+                    TAILS)
+    state = replace(state, dead=(4,))
     step = RULES.apply(state, given)
     assert step.state == state and text(step.rejected) == reason
+
+
+def test_only_players_who_can_be_called_are_offered_by_number():
+    state, _ = play(table([["Duel"], ["Crossroads"], ["Trap"], ["Beast"]]), Continue())
+    state = replace(state, dead=(4,), todo=(Ask("call", 2),))
+    assert [(a.min, a.max) for a in RULES.expects(state).accepts
+            if isinstance(a, AcceptNumber)] == [(1, 1), (3, 3)]
 
 
 def test_a_card_not_in_hand_is_refused_with_the_choices():
@@ -426,7 +436,7 @@ def test_a_card_not_in_hand_is_refused_with_the_choices():
 
 
 def test_physical_cards_i_play_the_fog_wander_reads_that_card():
-    state, _ = play(RULES.start({}).state, Number(3), Word("physical"))
+    state, _ = play(RULES.start({}).state, Number(3), Word("open"), Word("physical"))
     heard = understand("I play the Fog Wander", RULES.expects(state))
     assert heard == Word("play fog wander")
     state, said = play(state, heard)
@@ -434,7 +444,7 @@ def test_physical_cards_i_play_the_fog_wander_reads_that_card():
 
 
 def test_physical_cards_a_drawn_condition_is_named_and_kept():
-    state, _ = play(RULES.start({}).state, Number(2), Word("physical"),
+    state, _ = play(RULES.start({}).state, Number(2), Word("open"), Word("physical"),
                     Word("draw condition"))
     assert prompt(state) == "Player 1, draw a Condition and tell me its name."
     state, said = play(state, understand("I drew the Lost Condition", RULES.expects(state)))
@@ -466,7 +476,7 @@ def test_status_says_whose_turn_the_caller_chain_each_players_conditions_and_the
 def games(draw):
     """A virtual game played by random legal-looking answers (never "end game") until it ends
     or 300 inputs were given; every state it passed through."""
-    state = play(RULES.start({}).state, Number(draw(st.integers(2, 6))), Word("virtual"),
+    state = play(RULES.start({}).state, Number(draw(st.integers(2, 6))), Word("open"), Word("virtual"),
                  Number(draw(st.integers(1, 99))))[0]
     states = [state]
     for _ in range(300):
@@ -519,3 +529,64 @@ def test_random_play_keeps_the_rules_invariants(states):
         assert cards == MAIN_CARDS and conditions == ALL_CONDITIONS   # none lost or copied
         for p in state.dead:
             assert len(state.owned(p)) == 5 and state.hand(p) == ()
+
+
+# --------------------------------------------------------------------------- a game's length
+
+
+def test_the_table_is_offered_a_target_length_short_normal_long_a_number_or_open():
+    state, _ = play(RULES.start({}).state, Number(4))
+    assert prompt(state).startswith("How long a game? Say short, about 12 turns; normal, about 24")
+    for answer, target in ((Word("short"), 12), (Word("long"), 40), (Number(30), 30),
+                           (Word("open"), 0)):
+        assert play(state, answer)[0].target == target
+    assert play(state, Number(30))[1] == [
+        "A game of 30 turns. I will say how many are left as each round begins."]
+
+
+def test_progress_is_said_as_each_round_begins_and_before_the_last_turn():
+    hands = [["Fog", "Stranger"], ["Beast", "Shaken"]]
+    start = replace(table(hands), target=10, turns=2)  # two players: turn 3 begins round 2
+    assert play(start, Continue())[1][:2] == ["About 8 turns left.", "Player 1, your turn."]
+    quiet = replace(table(hands), target=10, turns=3)  # mid-round: nothing said
+    assert play(quiet, Continue())[1][0] == "Player 1, your turn."
+    last = replace(table(hands), target=10, turns=9)
+    assert play(last, Continue())[1][:2] == ["The last turn.", "Player 1, your turn."]
+
+
+def test_the_game_ends_when_the_target_length_is_reached():
+    state = replace(table([["Fog", "Stranger"], ["Beast", "Shaken"], ["Trap"]]), target=1)
+    state, said = play(state, Continue(), HEADS, TAILS, TAILS, Number(2), HEADS, HEADS)
+    for _ in range(40):  # play on with heads until the turn ends
+        if RULES.expects(state).over:
+            break
+        state, said = play(state, HEADS if AcceptWords(("heads", "tails")) in
+                           RULES.expects(state).accepts else Continue())
+    assert RULES.expects(state).over
+    assert "That was turn 1, the length you chose. The game is over." in said
+    assert [text(line) for line in RULES.status(state)][1] == "This is turn 1 of 1."
+
+
+# --------------------------------------------------------------------------- a broken deck
+
+
+def test_a_broken_deck_is_refused_before_play_starts_by_play_and_check(tmp_path):
+    """A table sees every problem, NS025 at its file and line, and no question is asked."""
+    from typer.testing import CliRunner
+    from narrator.cli import app
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for name in ("game.yaml", "cards.yaml"):
+        (folder / name).write_text((FOLDER / name).read_text())
+    with (folder / "cards.yaml").open("a") as cards:
+        cards.write("  - name: Broken\n    kind: wander\n    copies: nope\n")
+    line = len((folder / "cards.yaml").read_text().splitlines()) - 2
+    runner = CliRunner()
+    played = runner.invoke(app, ["play", str(folder), "--input", "text",
+                                 "--save-dir", str(tmp_path / "saves")], input="2\nvirtual\n")
+    checked = runner.invoke(app, ["check", str(folder)])
+    for result in (played, checked):
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"cards.yaml:{line}: NS025 card Broken: copies should be a whole number" in (
+            result.output)
+    assert "How many players" not in played.output

@@ -79,7 +79,7 @@ def member(state, name):
 def to_conflict(state):
     """Set the threat and call a conflict; no help is called."""
     state, _ = say(state, "next", "conflict")
-    if prompt(state).key == "help.ask":
+    if prompt(state).key.startswith("help.ask"):
         state, _ = say(state, "next")
     return state
 
@@ -121,13 +121,13 @@ def test_setup_instinct_must_be_coward_traitor_or_wretch():
 
 def test_first_scene_is_set_at_the_source_and_team_a_narrates_first():
     state = teams_game()
-    assert prompt(state).key == "threat.quiet"
+    assert prompt(state).key == "threat.ask"  # Juggernaut has no VP: no dilemma offered
     status = RULES.status(state)
     assert status[0] == Line("status.turn", {"team": "Falcon", "narrator": "Dillon Dunne",
                                              "adversary": "Juggernaut"})
     state, said = say(state, "next")
-    assert prompt(state).key == "solution.quiet"
-    assert prompt(state).params["goal"] == "Hijack a catamaran"
+    assert said == ["solution.quiet"] and prompt(state).key == "solution.ask"
+    assert "skill" in prompt(state).params.get("choices", "skill")
 
 
 def test_veto_keeps_the_solution_going():
@@ -150,11 +150,10 @@ def test_pass_adversary_narrates_cup_passes_clockwise_and_roles_switch():
     assert state.teams[1].members[state.teams[1].cup].name == "John Jackson"
 
 
-def test_roll_for_me_is_refused_with_the_reason_dice_stay_physical():
+def test_dice_stay_physical_a_die_is_told_by_what_it_did_never_by_a_face_or_rolled():
     state = to_conflict(teams_game())
-    dice = RULES.expects(state).find(AcceptDice)
-    assert dice is not None and not dice.can_roll and "yourselves" in dice.roll_refusal
-    assert refused(state, "seven") == "die.say_result"
+    assert RULES.expects(state).find(AcceptDice) is None  # no face, no "roll for me"
+    assert refused(state, "seven") in ("reject.not_now", "reject.word")
 
 
 # --------------------------------------------------------------------------- Conflict Target
@@ -169,7 +168,12 @@ def test_roll_results_best_die_counts_two_merits_are_a_boon():
 
 def test_results_counted_after_last_die_a_knocked_die_is_recounted():
     state = to_conflict(teams_game())
-    state, _ = say(state, "pass", "risk", "merit", "recount", "merit", "merit")
+    state, _ = say(state, "pass", "risk", "merit", "recount")
+    assert prompt(state).key == "recount.which"  # only the die that changed is asked again
+    assert prompt(state).params["choices"] == ["1 pass", "2 merit"]
+    state, _ = say(state, "1")
+    assert prompt(state).key == "die.recount" and prompt(state).params["was"] == "pass"
+    state, _ = say(state, "merit")
     assert RULES.expects(state).prompt.params["result"] == "boon"
     state, said = say(state, "next")
     assert "result.boon" in said and "boon.heat" in said
@@ -177,7 +181,9 @@ def test_results_counted_after_last_die_a_knocked_die_is_recounted():
 
 def test_curse_needs_the_number_showing():
     state = to_conflict(teams_game())
-    assert refused(state, "curse") == "die.curse_number"
+    words = RULES.expects(state).find(AcceptWords)
+    assert "curse" in words.numbered and "curse" not in words.words  # offered with a number
+    assert refused(state, "curse") in ("reject.not_now", "reject.word")
     assert refused(state, "curse 30") == "die.curse_range"
 
 
@@ -189,7 +195,8 @@ def test_risk_once_per_conflict_adds_a_heat_die_and_a_d10():
     state, said = say(state, "curse 4", "risk")
     assert state.teams[0].heat == 3 and "risk.taken" in said
     state, _ = say(state, "merit")
-    assert refused(state, "risk") == "risk.once"
+    assert prompt(state).key == "after.final"  # one risk a conflict: no longer offered
+    assert refused(state, "risk") in ("reject.word", "reject.not_now")
 
 
 def test_risk_adversary_narrates_with_the_instinct():
@@ -222,17 +229,18 @@ def test_felony_rank_is_added_to_every_curse_lowest_curse_die_counts():
     state = to_conflict(teams_game())
     state, _ = say(state, "curse 4", "risk", "curse 9", "merit")  # a one-star felony
     assert member(state, "Dillon Dunne").felony == 1
-    state, _ = say(state, "recount", "curse 4", "curse 9", "curse 8")
+    state, _ = say(state, "recount", "3", "curse 8")
     state, said = say(state, "next")
     assert "curse.total" in said and "curse.gain_heat" in said  # 4 + 1 = 5: Gain Heat
 
 
 def test_risk_is_refused_on_a_skill_declaration_and_a_cursed_one_bars_more():
     state, _ = say(teams_game(), "next", "skill")
-    if prompt(state).key == "help.ask":
+    if prompt(state).key.startswith("help.ask"):
         state, _ = say(state, "next")
     state, _ = say(state, "curse 2")
-    assert refused(state, "risk") == "risk.skill"
+    assert prompt(state).key == "after.final"  # no risk on a skill claim
+    assert refused(state, "risk") in ("reject.word", "reject.not_now")
     state, said = say(state, "next")
     assert "skill.curse" in said and member(state, "Dillon Dunne").no_skills
     assert member(state, "Dillon Dunne").felony == 0
@@ -314,7 +322,8 @@ def test_hunters_no_victory_points_while_hunted_three_merits_clear():
 
 def test_hunters_dilemma_refused_on_a_hunted_team():
     state = hunted_game()
-    assert refused(state, "dilemma") in ("dilemma.hunted", "dilemma.no_vp")
+    assert prompt(state).key.startswith("threat.ask.")  # not offered while hunted
+    assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
 def test_boon_lowers_heat_by_one_to_no_less_than_two_and_asks_flashback():
@@ -356,12 +365,12 @@ def test_call_for_help_costs_one_vp_each_helper_throws_after_the_narrators_first
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # back to Falcon
     state, _ = say(state, "next", "conflict")
-    assert prompt(state).key == "help.ask"
+    assert prompt(state).key.startswith("help.ask")
     state, said = say(state, "1")
     assert state.teams[0].vp == 1 and "help.called" in said
     assert prompt(state).params["name"] == "Rikard Rasmussen"  # the Narrator's first die
     state, _ = say(state, "pass")
-    assert prompt(state).key == "die.help" and prompt(state).params["name"] == "Dillon Dunne"
+    assert prompt(state).key.startswith("die.help") and prompt(state).params["name"] == "Dillon Dunne"
     state, _ = say(state, "heat fell", "0", "12")  # the helper brought the Heat down
     assert member(state, "Dillon Dunne").drive == 1 and member(state, "Rikard Rasmussen").drive == 0
 
@@ -369,10 +378,8 @@ def test_call_for_help_costs_one_vp_each_helper_throws_after_the_narrators_first
 def test_dilemma_accept_rolls_at_drive_minus_two():
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "next", "next")  # Falcon 1 VP; Juggernaut active
-    state, said = say(state, "dilemma")
-    assert state.teams[0].vp == 0 and prompt(state).key == "dilemma.ask"
-    assert refused(state, "buy off") == "dilemma.cannot_buy"
-    state, said = say(state, "accept")
+    state, said = say(state, "dilemma")  # Juggernaut has no VP to buy it off: it stands
+    assert state.teams[0].vp == 0 and "dilemma.cannot_buy" in said
     assert "roll.hand.shotgun" in said  # Drive 1 - 2 levels = Shotgun, two dice at once
 
 
@@ -383,8 +390,8 @@ def test_dilemma_buy_off_pays_the_adversary_back_and_one_more():
     state, _ = say(state, "pass", "next", "next")  # Juggernaut 1, Falcon active
     state, _ = say(state, "dilemma", "buy off")
     assert (state.teams[0].vp, state.teams[1].vp) == (1, 2)
-    assert prompt(state).key.startswith("threat.")
-    assert refused(state, "dilemma") == "dilemma.once"
+    assert prompt(state).key.startswith("threat.ask.")  # one dilemma a turn: not again
+    assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
 def buy_goals(state, n):
@@ -414,7 +421,8 @@ def test_reaching_the_objective_starts_the_finale_with_rewards():
     state = buy_goals(teams_game(), 3)
     assert state.finale is not None and state.teams[0].vp == 0 and state.teams[1].vp == 0
     assert prompt(state) == Line("rewards.ask", {"n": 1, "count": 3, "team": "Falcon",
-                                                 "rival": "Juggernaut"})
+                                                 "rival": "Juggernaut", "choices": [
+                                                     "heat", "trauma", "points"]})
     heat = state.teams[1].heat
     state, _ = say(state, "heat", "points", "points")
     assert state.teams[1].heat == heat + 1 and state.finale.vp == (4, 0)
@@ -430,7 +438,8 @@ def test_rewards_trauma_wounds_a_rival_but_may_not_kill():
     assert member(state, "Elsa Evans").drive == 1
     state = set_member(set_member(state, 1, 0, drive=3), 1, 1, drive=3)
     state, _ = say(state, "next")
-    assert refused(state, "trauma") == "rewards.cannot_wound"
+    assert "trauma" not in prompt(state).params["choices"]
+    assert refused(state, "trauma") in ("reject.word", "reject.not_now")
 
 
 # --------------------------------------------------------------------------- Finale
@@ -465,8 +474,7 @@ def test_finale_example_victory_point_totals():
     assert state.finale.vp == (5, 10) and state.teams[1].heat == 7
     assert state.narrator.name == "Rikard Rasmussen"
     state, _ = say(state, "defend", "pass", "curse", "risk", "pass", "risk", "pass", "risk",
-                   "merit", "risk", "curse", "recount", "merit", "curse", "pass", "pass",
-                   "merit", "curse", "next")
+                   "merit", "risk", "curse", "recount", "1", "merit", "next")
     assert state.finale.vp == (11, 10)
     state, _ = say(state, "defend", "merit", "merit", "next")
     assert state.finale.vp == (11, 14) and state.narrator.name == "Dillon Dunne"
@@ -542,7 +550,7 @@ def test_storming_the_gauntlet_heat_five_rises_each_conflict_fallen_heat_kills()
 def test_illegal_input_is_refused_and_changes_nothing():
     state = teams_game()
     step = RULES.apply(state, Number(4))
-    assert step.rejected == Line("reject.not_now") and step.state == state
+    assert step.rejected.key == "reject.not_now" and step.state == state
 
 
 def test_status_says_whose_turn_heat_vp_drive_hunters_and_goals():
@@ -606,3 +614,54 @@ def test_random_play_heat_drive_vp_and_one_narrator_stay_in_bounds(seed, exams):
             assert step.state == state
         state = step.state
         check_invariants(state)
+
+
+# --------------------------------------------------------------------------- played aloud
+
+
+def test_a_short_spoken_primer_of_the_table_set_up_comes_first():
+    """What do I need to play? (the book's list): said before the first question, in 30 s."""
+    said = RULES.start(RULES.options).say
+    assert [line.key for line in said] == ["intro", "primer"]
+    primer = render(SCRIPT, said[1])[0].text
+    assert len(primer.split()) <= 75  # 30 s at 150 words a minute
+    for thing in ("Conflict Target", "Heat", "ten siders", "cup"):
+        assert thing in primer
+
+
+def test_prompts_are_said_in_full_in_a_teams_first_scene_and_short_after():
+    state = teams_game()
+    first = [prompt(state).key]
+    state, _ = say(state, "next")
+    first.append(prompt(state).key)
+    state = to_conflict(teams_game())
+    first.append(prompt(state).key)
+    assert first == ["threat.ask", "solution.ask", "die.drive.main"]
+    state, _ = say(state, "pass", "next", "next")  # Falcon's first scene is over
+    state = to_conflict(state)
+    state, _ = say(state, "pass", "next", "next")  # so is Juggernaut's
+    assert prompt(state).key == "threat.ask_dilemma.short"
+    state, _ = say(state, "next")
+    assert prompt(state).key == "solution.ask.short"
+
+
+def test_a_barred_skill_claim_is_not_offered():
+    state = set_member(teams_game(), 0, 0, no_skills=True)
+    state, _ = say(state, "next")
+    assert prompt(state).key == "solution.ask_no_skill"
+    assert RULES.expects(state).find(AcceptWords).words == ("conflict", "veto")
+
+
+def test_a_goal_reward_offers_only_what_is_possible_and_takes_a_lone_one_at_once():
+    state = buy_goals(teams_game(), 1)  # Falcon at Heat 2 after its Merits, nobody hurt
+    falcon = state.teams[0]
+    assert falcon.done == 1 and falcon.heat == 2  # nothing to lower or heal: no question
+    state = set_team(set_member(teams_game(), 0, 1, drive=1), 0, vp=4, heat=3)
+    state = to_conflict(state)
+    state, _ = say(state, "merit", "next", "next", "buy")
+    assert prompt(state).key == "goal.reward" and prompt(state).params["choices"] == [
+        "heat", "heal"]
+    state = set_team(set_member(teams_game(), 0, 1, drive=1), 0, vp=4)  # Heat 2: heal only
+    state = to_conflict(state)
+    state, said = say(state, "merit", "next", "next", "buy")
+    assert "heal.done" in said and member(state, "Rikard Rasmussen").drive == 0

@@ -130,6 +130,29 @@ def test_example_2_social_conflict_damage_at_14_and_advantage_at_14():
     assert t.state.ap == ((0, 1, 1),)  # Sarah holds 1 AP against Steve
 
 
+def test_defence_question_names_each_die_with_its_size_and_the_face_it_shows():
+    """Example 2: "her higher-rated die rolled lower, so she rolls the D10 in defense": the
+    table chooses by what each die is and shows, so the question says both."""
+    t = declare(Table(SARAH, STEVE), "steve/calm/smooth talker",
+                "sarah/invested/social manipulator")
+    t.say("6", "3", "eight and two")
+    text = t.text(t.expects.prompt)
+    assert t.asked == "ask.defend"
+    assert "intensity d6 showing 6" in text and "trait d10 showing 3" in text and "8" in text
+
+
+def test_advantage_question_says_who_pays_what_of_how_many_for_each_effect():
+    t = declare(Table(SARAH, STEVE), "steve/calm/smooth talker",
+                "sarah/invested/social manipulator")
+    t.say("6", "3", "eight and two", "trait", "2", "damage", "three and four", "advantage")
+    t.say("round", "steve", "invested", "smooth talker", "sarah", "calm", "quick wits", "no")
+    t.say("5 and 3", "2", "9", "trait", "2")  # Steve's 9 at Sarah, who defends with a 2
+    assert t.asked == "ask.effects"
+    assert t.expects.prompt.params["offers"] == [
+        Line("offer.reroll", {"payer": "Sarah", "cost": 1, "have": 1})]
+    assert "Sarah pays 1 of 1" in t.text(t.expects.prompt)
+
+
 def test_example_3_many_characters_ratings_17_20_18_14():
     t = declare(Table(SARAH, STEVE, RICK, LOUISE, CRYSTAL),
                 "rick/passionate/don't push me", "louise/invested/bad temper",
@@ -141,6 +164,8 @@ def test_example_3_many_characters_ratings_17_20_18_14():
     assert t.dice("Steve") == {"Quick Wits": 8, "Bad Temper": 6, "Social Manipulator": 6}
     t.say("5", "2", "hold")  # Louise has acted: rolls both, fails to reach 8
     t.say("both", "1", "4", "wound")  # Rick defends with both, forfeits, and is hit
+    assert t.asked == "ask.held"  # a held fatal can be used at any time: after every action
+    t.say("no")
     assert t.dice("Rick") == {"Driver": 4, "Cultist": 4}
     t.say("4 and 2")  # Steve rolls both d8s against Crystal's 6 and fails
     assert t.ratings() == [17, 20, 18, 14]
@@ -158,7 +183,7 @@ def test_example_4_hostage_rescue_both_give_up_held_fatals_then_fatal_at_20():
                 "rick/invested/quick wits", "steve/fanatical/driver")
     t.say("1", "1", "1", "1", "12", "1", "none")  # Rick's 12 takes Steve hostage
     assert t.ratings() == [20]
-    t.say("hold", "5", "5", "3", "3", "round")  # Sarah and Steve miss Rick
+    t.say("hold", "5", "5", "no", "3", "3", "no", "round")  # Sarah and Steve miss Rick
     assert t.state.held == ((2, 1),)
     t.say("no")  # nobody uses the held fatal as the round starts
     t.say("rick", "passionate", "smooth talker", "nobody", "sarah", "fanatical", "driver", "no")
@@ -321,11 +346,30 @@ def test_impact_fatal_takes_the_character_out_for_good():
 
 
 def test_impact_fatal_may_be_held_and_must_be_settled_by_the_end_of_the_scene():
-    t = _hit(8, "fanatical").say("hold").roll(5, 1).say("end")
+    t = _hit(8, "fanatical").say("hold").roll(5, 1).say("no", "end")
     assert t.lines("said.still_held") == [{"name": "Louise", "target": "Rick"}]
     assert t.words() == ("fatal", "wound", "release")
     t.say("wound")  # the scene is ending: no question about putting Rick out of it
     assert t.asked == "ask.between" and t.state.held == () and t.char("Rick").wounds == 1
+
+
+def test_held_fatal_is_offered_at_every_moment_it_can_be_used():
+    """"He can declare her killed at any time" (Example 3): after the action that follows the
+    hold, at the next round's start, in a deal, and at the scene's end (tested above)."""
+    t = _hit(8, "fanatical").say("hold")
+    assert t.asked != "ask.held"  # not in the same breath as choosing to hold it
+    t.roll(5, 1)  # Rick's action: Louise defends, and holds
+    assert t.asked == "ask.held" and t.expects.prompt.params["choices"] == "Louise"
+    t.say("no", "round")
+    assert t.asked == "ask.held"  # the round's start
+    t.say("louise", "fatal")  # used now: Rick is out for good
+    assert t.char("Rick").fallen and t.state.held == ()
+
+
+def test_held_fatal_can_be_used_right_after_any_later_action():
+    t = _hit(8, "fanatical").say("hold").roll(5, 1)
+    t.say("louise", "fatal")
+    assert t.char("Rick").fallen and t.lines("said.held_fatal")
 
 
 def test_impact_negotiated_outcome_changes_nothing():
@@ -400,13 +444,25 @@ def test_healing_heals_one_impact_each_and_awards_ap_to_unhurt_main_opponents():
                 "steve/calm/driver")
     t.roll(8, 1).roll(1, 1).roll(1, 1).say("none", "wound")
     t.roll(2, 2).roll(2, 2).say("end", "heal")
-    assert t.words() == ("wound",)  # Steve, the only one hurt
+    assert t.words() == ("wound", "no")  # Steve, the only one hurt, may heal or not
     t.say("wound")
     # Sarah was in conflict with Steve and unhurt: 2 AP for his healed wound
     assert t.lines("said.heal_award") == [{"name": "Sarah", "count": 2, "target": "Steve"}]
     assert t.state.ap == ((0, 1, 2),) and t.char("Steve").wounds == 0
     t.say("heal")
     assert t.lines("said.no_heal")
+
+
+def test_healing_is_offered_not_compulsory_a_declined_heal_awards_nothing():
+    """"All of the characters get to heal one impact": a character may let it pass."""
+    t = Table(SARAH, STEVE, RICK)
+    t = declare(t, "steve/fanatical/smooth talker", "sarah/invested/quick wits",
+                "steve/calm/driver")
+    t.roll(8, 1).roll(1, 1).roll(1, 1).say("none", "wound")
+    t.roll(2, 2).roll(2, 2).say("end", "heal", "no")
+    assert t.lines("said.heal_declined") == [{"name": "Steve"}]
+    assert t.char("Steve").wounds == 1 and not t.lines("said.heal_award")
+    assert t.asked == "ask.between"
 
 
 def test_healing_a_damaged_trait_awards_one_ap_and_minor_characters_earn_none():

@@ -28,6 +28,7 @@ from narrator.rules.base import (
     Expectation, Step,
 )
 from narrator.script.model import Script
+from narrator.understand import wanted
 
 #: a queued step: its name, then the arguments its functions get after the state
 Todo = tuple
@@ -160,17 +161,26 @@ KIND: Mapping[type, type] = {Continue: AcceptContinue, Dice: AcceptDice, Success
 
 
 #: every reason the flow refuses with, and the fields its prompt gets; each game's script words
-#: them (tests/test_conformance.py checks that every game has them all)
+#: them (tests/test_conformance.py checks that every game has them all). Every reason but
+#: ``reject.over`` also gets ``takes``: what the question takes, in a few words ("a number from
+#: 1 to 6", "\"higher\" or \"lower\""), so the refusal can say it.
 REASONS: Mapping[str, tuple[str, ...]] = {
-    "reject.over": (), "reject.not_now": (), "reject.blank": (),
-    "reject.dice_count": ("heard", "wanted"), "reject.face": ("face", "sides"),
-    "reject.successes": ("count", "max"), "reject.number": ("value", "min", "max"),
-    "reject.word": ("word", "words"),
+    "reject.over": (), "reject.not_now": ("takes",), "reject.blank": ("takes",),
+    "reject.dice_count": ("heard", "wanted", "takes"),
+    "reject.face": ("face", "sides", "takes"), "reject.successes": ("count", "max", "takes"),
+    "reject.number": ("value", "min", "max", "takes"), "reject.word": ("word", "words", "takes"),
 }
 
 
 def check(expectation: Expectation, given: GameInput) -> Line | None:
     """Why ``given`` does not answer ``expectation`` (one of ``REASONS``), or None when it does."""
+    reason = _check(expectation, given)
+    if reason is None:
+        return None
+    return Line(reason.key, {**reason.params, "takes": wanted(expectation)})
+
+
+def _check(expectation: Expectation, given: GameInput) -> Line | None:
     specs = [a for a in expectation.accepts if isinstance(a, KIND.get(type(given), type(None)))]
     if not specs:
         return Line("reject.not_now")

@@ -14,12 +14,12 @@ from __future__ import annotations
 import ast
 import fnmatch
 import importlib.util
-import re
 import sys
 from pathlib import Path
 from typing import Iterator
 
 from narrator.rules import registry
+from narrator.rules.half_chance.cards import DeckError, deck_diagnostics
 from narrator.rules.base import RulesInfo
 from narrator.script.diagnostics import Code, Diagnostic
 from narrator.script.lint import check as lint_script, lint
@@ -28,7 +28,6 @@ from narrator.script.model import Script, Where
 
 #: a function turning a text argument into a Line key: name -> the argument's position
 KeyMakers = dict[str, int]
-_PLACE = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<message>.*)$", re.S)
 
 
 def check_path(path: Path) -> list[Diagnostic]:
@@ -53,6 +52,8 @@ def _rules_problems(script: Script) -> Iterator[Diagnostic]:
     where = _rules_where(script)
     try:
         info, full = registry.for_script(script)
+    except DeckError:  # its deck is bad: said by _card_problems
+        info, full = registry.get(script.rules), script
     except KeyError as exc:
         yield Diagnostic(Code.UNKNOWN_RULES, str(exc.args[0]), where)
         return
@@ -81,13 +82,7 @@ def _rules_where(script: Script) -> Where:
 
 
 def _card_problems(script: Script) -> list[Diagnostic]:
-    from narrator.rules.half_chance.cards import lint_cards
-    found = []
-    for problem in lint_cards(script):
-        place = _PLACE.match(problem)
-        where = Where(place["file"], int(place["line"])) if place else Where(str(script.folder), 0)
-        found.append(Diagnostic(Code.BAD_CARDS, place["message"] if place else problem, where))
-    return found
+    return deck_diagnostics(script)
 
 
 # --------------------------------------------------------------------------- keys from the source

@@ -33,7 +33,8 @@ class Code(Enum):
     WRONG_TITLE = "NS016", "text names \"Track N: Title\" but track N has another title"
     NO_SUCH_TRACK = "NS017", "text names \"Track N\" but there is no track N"
     UNLINKED_JUMP = "NS018", "text sends the table to a track (\"proceed to Track N\") the track has no link to"
-    BAD_TEMPLATE = "NS019", "a prompt is not a valid template (unbalanced { } or a positional field)"
+    BAD_TEMPLATE = "NS019", ("a prompt is not a valid template (unbalanced { }, a positional field "
+                             "or a format other than {x:a} and {x:one/many})")
     TOO_LARGE = "NS020", "a script is too large: a file over 128 KiB, a folder over 512 KiB or 10000 values"
     YAML_ALIAS = "NS021", "a YAML alias (*name) is not allowed in a script"
     TOO_DEEP = "NS022", "lists and mappings are nested more than 32 deep"

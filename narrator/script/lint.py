@@ -131,10 +131,17 @@ def _references(line: str, where: Where, by_number: dict) -> Iterator[Diagnostic
 def _templates(script: Script) -> Iterator[Diagnostic]:
     for prompt in script.prompts.values():
         try:
-            fields = [name for _, name, _, _ in string.Formatter().parse(prompt.text) if name is not None]
+            parsed = [(name, spec) for _, name, spec, _ in string.Formatter().parse(prompt.text)
+                      if name is not None]
         except ValueError as exc:
             yield Diagnostic(Code.BAD_TEMPLATE, f"prompt {prompt.key!r}: {exc}", prompt.where)
             continue
+        fields = [name for name, _ in parsed]
+        for name, spec in parsed:
+            if spec and spec != "a" and not re.fullmatch(r"[^/]+/[^/]+", spec):
+                yield Diagnostic(Code.BAD_TEMPLATE, f"prompt {prompt.key!r}: {{{name}:{spec}}} is "
+                                                    f"no word format; say {{{name}:a}} or "
+                                                    f"{{{name}:one/many}}", prompt.where)
         if any(name == "" or name.isdigit() for name in fields):
             yield Diagnostic(Code.BAD_TEMPLATE, f"prompt {prompt.key!r} has a positional field {{}}; "
                                                 "name it, as in {count}", prompt.where)

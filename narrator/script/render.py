@@ -34,14 +34,22 @@ class _Word:
 
 
 class _Fields(dict):
-    """format_map values: lists read as spoken lists, and the word formats of ``_Word``; a
-    missing field raises KeyError."""
+    """format_map values: lists read as spoken lists, a ``Line`` as its own prompt's text (so a
+    question can list worded options), and the word formats of ``_Word``; a missing field
+    raises KeyError."""
+
+    def __init__(self, script: Script, params: dict) -> None:
+        super().__init__(params)
+        self.script = script
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
         if isinstance(value, (list, tuple)):
-            return spoken_list(value)
-        return _Word(value)
+            return spoken_list(self._text(v) for v in value)
+        return _Word(self._text(value))
+
+    def _text(self, value: Any) -> Any:
+        return render_line(self.script, value) if isinstance(value, Line) else value
 
 
 def render_line(script: Script, line: Line) -> str:
@@ -50,7 +58,7 @@ def render_line(script: Script, line: Line) -> str:
     if prompt is None:
         raise KeyError(f"{script.game}: no prompt {line.key!r}")
     try:
-        return prompt.text.format_map(_Fields(line.params))
+        return prompt.text.format_map(_Fields(script, line.params))
     except KeyError as exc:
         raise KeyError(f"{prompt.where}: prompt {line.key!r} needs field {exc}") from None
 

@@ -16,7 +16,7 @@ from narrator.events import (
 from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
-from narrator.understand import controls, describe, wanted
+from narrator.understand import controls, counted, describe, wanted
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -84,7 +84,8 @@ class Session:
 
     def resumed(self) -> list[Said]:
         """What to say when a saved session is picked up again."""
-        intro = [Said(f"Resuming {self.info.title} after {len(self.inputs)} inputs.", "info")]
+        inputs = counted(len(self.inputs), "input")
+        intro = [Said(f"Resuming {self.info.title} after {inputs}.", "info")]
         return self._remember(intro + self._say(self.rules.status(self.state)) + self._prompt())
 
     # ------------------------------------------------------------------ the pure step
@@ -215,8 +216,8 @@ class Session:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome(self._refused(step))
-        dice_word = "die" if len(faces) == 1 else "dice"
-        said = Said(f"Rolled {len(faces)} {dice_word}: {spoken_list(faces)}.", "readback")
+        said = Said(f"Rolled {counted(len(faces), 'die', 'dice')}: {spoken_list(faces)}.",
+                    "readback")
         return self._stage(given, step, [said])
 
     def _goto(self, number: int | None) -> list[Said]:
@@ -246,7 +247,8 @@ class Session:
         "reading" or "paused": what the shell is doing comes first)."""
         expectation = self.expectation
         if self._pending is not None:
-            waits = f"waiting for yes or no: {_read_back(self._pending[0])} counts once you say yes."
+            given = _read_back(self._pending[0])
+            waits = f"waiting for yes or no: {given} counts once you say yes."
         elif expectation.over:
             return [Said("Nothing: the game is over.", "info")]
         elif expectation.why is not None:
@@ -257,8 +259,8 @@ class Session:
         return [Said(WHILE.get(mode, "The game is ") + waits, "info")]
 
     def _refused(self, step: Step) -> list[Said]:
-        """A refused input: the reason, then the question again ("Nothing on a die is higher
-        than 6. The die shows 6. Will the next roll be higher or lower?")."""
+        """A refused input: the reason, then the question again ("7 is not a face of a d6. The
+        guess is lower. Roll the die.")."""
         assert step.rejected is not None
         return self._refusal(self._text(step.rejected))
 
@@ -303,7 +305,7 @@ def _read_back(given: GameInput) -> str:
     if isinstance(given, Dice):
         return f"{spoken_list(given.faces)}"
     if isinstance(given, Successes):
-        return f"{given.count} success" + ("" if given.count == 1 else "es")
+        return counted(given.count, "success", "successes")
     if isinstance(given, Number):
         return str(given.value)
     if isinstance(given, Word):

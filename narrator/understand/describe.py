@@ -24,6 +24,10 @@ def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]
     return [s for a in expectation.accepts if (s := _answer(a))]
 
 
+#: how many words of a choice "what now" and a refusal name; more: the question names them
+NAMED_WORDS = 6
+
+
 def wanted(expectation: Expectation) -> str:
     """What answers ``expectation``, in a few words for "what now" and a refusal ("the faces of
     2 six-sided dice", "\"higher\" or \"lower\"", "a number from 1 to 5")."""
@@ -46,6 +50,8 @@ def _wanted(a) -> list[str]:
     if isinstance(a, AcceptNumber):
         return [f"a number from {a.min} to {a.max}"]
     if isinstance(a, AcceptWords):
+        if len(a.words) + len(a.numbered) > NAMED_WORDS:
+            return [f"one of the {len(a.words) + len(a.numbered)} words the question names"]
         return [f'"{w}"' for w in a.words] + [f'"{w}" and a number' for w in a.numbered]
     if isinstance(a, AcceptText):
         return [f"the {a.label}"]

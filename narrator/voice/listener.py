@@ -45,9 +45,9 @@ MIN_CONFIDENCE_SPEAKING = 0.5
 MIN_AGREEMENT = 0.6         # pocketsphinx, with a free-speech decoding of the same audio
 LONG_PHONES = 6
 #: the confidence a phrase needs to count, by engine (pocketsphinx: see ``sphinx_passes``)
-ACCEPT_AT = {"whisper": 0.12, "vosk": 0.25}
+ACCEPT_AT = {"whisper": 0.08, "vosk": 0.25}
 SURE_AT = 0.6               # under it, a result is read back before it counts
-NEAR_AT = 0.09              # a rejected phrase this close was meant for the narrator
+NEAR_AT = 0.06              # a rejected phrase this close was meant for the narrator
 SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
 SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
@@ -204,8 +204,9 @@ class Ears:
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake")
             self.recognizer.start(self._grammar)
-        if event in ("start", "speech", "end") and self._grammar is not None:
+        if event != "silence" and self._grammar is not None:
             self.recognizer.feed(audio)
+            self._ahead(event)
         if event != "end" or self._grammar is None:
             return None
         self.ended_at = self.clock()
@@ -215,6 +216,14 @@ class Ears:
             return None
         return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
                       wake=self.listening == "wake", echo=echo)
+
+    def _ahead(self, event: str) -> None:
+        """At a pause, a recogniser that can decode ahead starts on what was said so far; when
+        speech resumes, that is void."""
+        if event == "pause" and hasattr(self.recognizer, "prepare"):
+            self.recognizer.prepare()
+        elif event == "resume" and hasattr(self.recognizer, "discard"):
+            self.recognizer.discard()
 
     def _complete(self) -> bool:
         """Whether the utterance so far is a whole phrase that cannot go on (end it sooner)."""

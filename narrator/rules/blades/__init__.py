@@ -1,5 +1,6 @@
-"""Blades in the Dark (SRD): the crew's phases, action/resistance/fortune rolls, stress, trauma,
-harm, progress clocks, coin, stash and load, asked one question at a time.
+"""Blades in the Dark (SRD): the crew's phases, action rolls followed through to their
+consequence, resistance and fortune rolls, stress, trauma, harm, armor, xp, rep and tier,
+progress clocks, coin, stash and load, asked one question at a time.
 
 The state is the phase, the question being asked (``ask``) with the answers so far, and the
 crew's sheets. ``expects`` asks the current question (a waiting trauma choice comes first);
@@ -16,12 +17,12 @@ from narrator.rules.base import RulesInfo, Step
 from narrator.rules.flow import Flow, FlowRules
 # each flow module registers its questions and menu words when imported
 from narrator.rules.blades import (  # noqa: F401
-    action, clocks, downtime, fortune, ledger, phases, resist,
+    action, advancement, clocks, consequence, downtime, fortune, ledger, phases, resist,
 )
 from narrator.rules.blades.clocks import read_clock
 from narrator.rules.blades.flow import STEPS
 from narrator.rules.blades.sheet import harm_words
-from narrator.rules.blades.state import State
+from narrator.rules.blades.state import CREW_XP, REP_MAX, XP_TRACKS, State
 from narrator.rules.options import Option, OptionSet
 
 
@@ -52,11 +53,17 @@ class BladesRules(FlowRules):
             lines.append(Line(f"status.{kind}", {
                 "name": c.name, "stress": c.stress, "max": state.stress_boxes,
                 "trauma": list(c.traumas) or "none", "harm": harm_words(state, i) or "none",
-                "coin": c.coin, "stash": c.stash}))
+                "coin": c.coin, "stash": c.stash,
+                "xp": ", ".join(f"{track} {c.marks(track)} of {size}"
+                                for track, size in XP_TRACKS.items()),
+                "armor": c.armor_left}))
             if state.phase == "score" and c.active:
                 lines.append(Line("status.load", {"name": c.name, "load": c.load,
                                                   "items": c.items}))
-        lines.append(Line("status.crew", {"coin": state.coin, "heat": state.heat}))
+        lines.append(Line("status.crew", {"coin": state.coin, "heat": state.heat,
+                                          "rep": state.rep, "rep_max": REP_MAX,
+                                          "tier": state.tier, "hold": state.hold,
+                                          "xp": state.crew_xp, "xp_max": CREW_XP}))
         lines += [read_clock(c) for c in state.clocks]
         return tuple(lines)
 

@@ -1,146 +1,179 @@
-"""The action roll in its six steps (SRD "Action Roll") and gathering information, which turns
-into an action roll when there is an obstacle and into a fortune roll when there is none."""
+"""The action roll (SRD "Action Roll", its six steps) in as few answers as the table needs, and
+gathering information, which turns into an action roll when there is an obstacle and into a
+fortune roll when there is none.
+
+Common case: the action ("same" repeats the last one), then the dice. The rating is asked the
+first time an action is used and kept on the sheet; position and effect start at risky and
+standard (SRD "Setting Position & Effect") and the dice question says them, taking a word
+to change them, a bonus die or a helper's name before the faces.
+"""
 
 from __future__ import annotations
 
-from narrator.events import Continue, Line
-from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
+from dataclasses import replace
+
+from narrator.events import Line
+from narrator.rules.base import AcceptNumber, AcceptText, AcceptWords
 from narrator.rules.flow import Out, Refused
+from narrator.rules.blades.consequence import begin_consequence
 from narrator.rules.blades.flow import (
-    begin, character_accepts, chosen_character, entry, question, roll_accepts, roll_prompt, step,
+    STEPS, begin, entry, question, roll_accepts, step,
 )
 from narrator.rules.blades.judge import judge, kept
-from narrator.rules.blades.sheet import mark_stress
-from narrator.rules.blades.state import ACTIONS, ATTRIBUTE_OF, EFFECTS, POSITIONS, State
+from narrator.rules.blades.sheet import mark_stress, mark_xp
+from narrator.rules.blades.state import (
+    ACTIONS, ATTRIBUTE_OF, EFFECTS, POSITIONS, State, spoken,
+)
 
-PUSH = ("push", "push yourself")
-BARGAIN = ("bargain", "devil's bargain", "devils bargain")
-NONE = ("neither", "no")
+#: "same as last time": the scoundrel's last action again
+SAME = ("same", "same as last time", "same again")
+PUSH, BARGAIN, PUSH_EFFECT, RATING = "push", "bargain", "push effect", "rating"
+#: effect levels the GM can set outright; zero and extreme come only from factors
+SET_EFFECTS = EFFECTS[1:4]
 
 
 def _name(s: State) -> dict:
     return {"name": s.who().name}
 
 
-# --------------------------------------------------------------------------- 1-2: goal, action
+# --------------------------------------------------------------------------- 1-2: action, rating
 
 
 @entry("action")
 def _action(state: State) -> Out:
-    return step(begin(state, "action", "act.goal"))
+    return step(begin(state, "action", "act.action"))
 
 
-@question("act.goal", lambda s: Line("ask.goal", _name(s)), lambda s: (AcceptText("goal"),))
-def _goal(state: State, given) -> Out:
-    return step(state.then("act.action", goal=given.text.strip()))
+def _action_words(s: State) -> tuple[str, ...]:
+    return ACTIONS + (SAME if s.who().last else ())
 
 
-@question("act.action", lambda s: Line("ask.action", _name(s)),
-          lambda s: (AcceptWords(ACTIONS),))
+@question("act.action",
+          lambda s: Line("ask.action.same" if s.who().last else "ask.action",
+                         {**_name(s), "last": s.who().last}),
+          lambda s: (AcceptWords(_action_words(s)),), why="why.action")
 def _which_action(state: State, given) -> Out:
-    return step(state.then("act.rating", action=given.word))
+    action = state.who().last if given.word in SAME else given.word
+    return step(state.then("act.route", action=action))
+
+
+@STEPS.action("act.route")
+def _route(state: State) -> Out:
+    """The rating from the sheet, or asked once; position and effect at their defaults."""
+    c = state.who()
+    rating = c.rating(state.get("action"))
+    if rating is None:
+        return step(state.then("act.rating"))
+    if state.get("flow") == "information":
+        return step(state.then("fortune.dice", pool=rating, purpose="information"))
+    return step(state.then("act.dice", rating=rating, position=c.position or "risky",
+                           effect="standard", assist=0, bonus=0, helper=None))
 
 
 @question("act.rating", lambda s: Line("ask.rating", {**_name(s), "action": s.get("action")}),
-          lambda s: (AcceptNumber(0, 4),))
+          lambda s: (AcceptNumber(0, 4),), why="why.rating")
 def _rating(state: State, given) -> Out:
-    if state.get("flow") == "information":
-        return step(state.then("fortune.dice", pool=given.value, purpose="information"))
-    return step(state.then("act.position", rating=given.value))
+    who = state.get("who")
+    state = state.with_character(who, state.who().with_rating(state.get("action"), given.value))
+    return step(state.then("act.route"))
 
 
-# --------------------------------------------------------------------------- 3-4: position, effect
-
-
-@question("act.position", lambda s: Line("ask.position"),
-          lambda s: (AcceptWords(POSITIONS), AcceptContinue()))
-def _position(state: State, given) -> Out:
-    position = "risky" if isinstance(given, Continue) else given.word
-    return step(state.then("act.effect", position=position))
-
-
-@question("act.effect", lambda s: Line("ask.effect"),
-          lambda s: (AcceptWords(EFFECTS[1:4]), AcceptContinue()))
-def _effect(state: State, given) -> Out:
-    effect = "standard" if isinstance(given, Continue) else given.word
-    return step(state.then("act.factors", effect=effect))
-
-
-@question("act.factors", lambda s: Line("ask.factors", {"effect": s.get("effect")}),
-          lambda s: (AcceptWords(("better", "worse", "push")), AcceptContinue()))
-def _factors(state: State, given) -> Out:
-    """Potency, quality and scale move the effect a level each way, down to zero and up to
-    extreme; pushing yourself adds a level for 2 stress, once per action."""
-    if isinstance(given, Continue):
-        others = [i for i in state.active() if i != state.get("who")]
-        return step(state.then("act.assist" if others else "act.bonus"))
-    level = EFFECTS.index(state.get("effect"))
-    if given.word == "push" and state.get("pushed_effect"):
-        raise Refused("reject.pushed_effect")
-    shift = -1 if given.word == "worse" else 1
-    if not 0 <= level + shift < len(EFFECTS):
-        raise Refused("reject.effect_limit", effect=state.get("effect"))
-    state = state.then("act.factors", effect=EFFECTS[level + shift])
-    if given.word != "push":
-        return step(state)
-    state, said = mark_stress(state.then("act.factors", pushed_effect=True), state.get("who"), 2)
-    return step(state, *said)
-
-
-# --------------------------------------------------------------------------- 5: bonus dice
-
-
-@question("act.assist", lambda s: Line("ask.assist", _name(s)),
-          lambda s: character_accepts(s, [i for i in s.active() if i != s.get("who")], "no"))
-def _assist(state: State, given) -> Out:
-    if getattr(given, "word", None) == "no":
-        return step(state.then("act.bonus", assist=0))
-    helper = chosen_character(state, given)
-    if helper == state.get("who") or helper not in state.active():
-        raise Refused("reject.assist", name=state.crew[helper].name)
-    state, said = mark_stress(state.then("act.bonus", assist=1), helper, 1)
-    return step(state, Line("action.assisted", {"helper": state.crew[helper].name}), *said)
-
-
-@question("act.bonus", lambda s: Line("ask.bonus", _name(s)),
-          lambda s: (AcceptWords(PUSH + BARGAIN + NONE + ("both",)),))
-def _bonus(state: State, given) -> Out:
-    """The second bonus die: push yourself (2 stress) or a Devil's Bargain, never both."""
-    if given.word == "both":
-        raise Refused("reject.push_and_bargain")
-    if given.word in NONE:
-        return step(state.then("act.dice", bonus=0))
-    state = state.then("act.dice", bonus=1)
-    if given.word in BARGAIN:
-        return step(state, Line("action.bargain"))
-    state, said = mark_stress(state, state.get("who"), 2)
-    return step(state, *said)
-
-
-# --------------------------------------------------------------------------- 6: roll and judge
+# --------------------------------------------------------------------------- 3-6: one question
 
 
 def pool(s: State) -> int:
-    return s.get("rating") + s.get("assist", 0) + s.get("bonus", 0)
+    return s.get("rating") + s.get("assist") + s.get("bonus")
 
 
-@question("act.dice", lambda s: roll_prompt("ask.action_dice", pool(s)),
-          lambda s: roll_accepts(pool(s)))
+def helpers(s: State) -> list[int]:
+    """Who can still assist: another active scoundrel, when nobody has yet."""
+    if s.get("assist"):
+        return []
+    return [i for i in s.active() if i != s.get("who")]
+
+
+def changes(s: State) -> tuple[str, ...]:
+    """The words that change the roll before it is made, each legal now."""
+    level = EFFECTS.index(s.get("effect"))
+    words = [p for p in POSITIONS if p != s.get("position")]
+    words += [e for e in SET_EFFECTS if e != s.get("effect")]
+    words += ["better"] * (level < len(EFFECTS) - 1) + ["worse"] * (level > 0)
+    words += [PUSH, BARGAIN] * (not s.get("bonus")) + [PUSH_EFFECT] * (not s.get("pushed_effect"))
+    # a helper whose name is one of these words (a scoundrel called Push) is left out
+    words += [n for n in (spoken(s.crew[i].name) for i in helpers(s))
+              if n not in words and n != RATING]
+    return tuple(words)
+
+
+def _dice_prompt(s: State) -> Line:
+    n = pool(s)
+    return Line("ask.roll.zero" if n <= 0 else "ask.roll", {
+        **_name(s), "action": s.get("action"), "position": s.get("position"),
+        "effect": s.get("effect"), "count": n,
+        "changes": [_shown(s, w) for w in changes(s)]})
+
+
+def _shown(s: State, word: str) -> str:
+    """A change word as the prompt says it: a helper by the name on their sheet."""
+    return next((s.crew[i].name for i in helpers(s) if spoken(s.crew[i].name) == word), word)
+
+
+@question("act.dice", _dice_prompt,
+          lambda s: roll_accepts(pool(s)) + (AcceptWords(changes(s), (RATING,)),),
+          why="why.roll")
 def _dice(state: State, given) -> Out:
-    result = judge(given.faces, pool(state))
-    position, effect, name = state.get("position"), state.get("effect"), state.who().name
-    said = [Line(f"action.{result}", {"name": name, "faces": list(given.faces),
-                                      "die": kept(given.faces, pool(state)),
-                                      "goal": state.get("goal")})]
+    if hasattr(given, "faces"):
+        return _judge(state, given.faces)
+    return _change(state, given.word, given.number)
+
+
+def _change(state: State, word: str, number: int | None) -> Out:
+    """Position, effect (SRD "Assessing Factors"), bonus dice (SRD "5. Add Bonus Dice") or the
+    rating, changed before the roll; the same question comes back with the new pool."""
+    who = state.get("who")
+    if word == RATING:
+        if not 0 <= number <= 4:
+            raise Refused("reject.rating", value=number)
+        state = state.with_character(who, state.who().with_rating(state.get("action"), number))
+        return step(state.then("act.dice", rating=number))
+    if word in POSITIONS:
+        return step(state.then("act.dice", position=word))
+    if word in SET_EFFECTS:
+        return step(state.then("act.dice", effect=word))
+    if word in ("better", "worse"):
+        level = EFFECTS.index(state.get("effect")) + (1 if word == "better" else -1)
+        return step(state.then("act.dice", effect=EFFECTS[level]))
+    if word == BARGAIN:
+        return step(state.then("act.dice", bonus=1), Line("action.bargain"))
+    if word == PUSH:
+        return mark_stress(state.then("act.dice", bonus=1), who, 2)
+    if word == PUSH_EFFECT:
+        level = min(EFFECTS.index(state.get("effect")) + 1, len(EFFECTS) - 1)
+        return mark_stress(state.then("act.dice", effect=EFFECTS[level],
+                                       pushed_effect=True), who, 2)
+    helper = next(i for i in helpers(state) if spoken(state.crew[i].name) == word)
+    state, said = mark_stress(state.then("act.dice", assist=1, helper=helper), helper, 1)
+    return step(state, Line("action.assisted", {"helper": state.crew[helper].name}), *said)
+
+
+def _judge(state: State, faces: tuple[int, ...]) -> Out:
+    """Read the roll (SRD "6. Roll the Dice and Judge the Result"); a desperate roll marks xp in
+    the action's attribute (SRD "PC Advancement"); a 4/5 or 1-3 goes on to its consequence."""
+    result = judge(faces, pool(state))
+    position, effect, who = state.get("position"), state.get("effect"), state.get("who")
+    name, action = state.who().name, state.get("action")
+    state = state.with_character(who, replace(state.who(), last=action, position=""))
+    said = [Line(f"action.{result}", {"name": name, "faces": list(faces),
+                                      "die": kept(faces, pool(state))})]
     if result in ("critical", "full", "partial"):
         said.append(Line("action.effect.critical" if result == "critical" else "action.effect",
                          {"effect": effect}))
-    if result in ("partial", "bad"):
-        said.append(Line(f"consequence.{position}", {"name": name}))
     if position == "desperate":
-        said.append(Line("xp.desperate", {"name": name,
-                                          "attribute": ATTRIBUTE_OF[state.get("action")]}))
-    return step(state.menu(), *said)
+        state, xp = mark_xp(state, who, ATTRIBUTE_OF[action], 1)
+        said += xp
+    if result in ("critical", "full"):
+        return step(state.menu(), *said)
+    return step(begin_consequence(state, result), *said)
 
 
 # --------------------------------------------------------------------------- gathering information

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptContinue, AcceptNumber, AcceptText, AcceptWords
-from narrator.rules.flow import Out, Refused
+from narrator.rules.flow import Out
 from narrator.rules.blades.flow import entry, question, step
 from narrator.rules.blades.state import CLOCK_SIZES, Clock, State, spoken, unique
 
@@ -41,7 +41,8 @@ def candidates(state: State, op: str) -> list[Clock]:
 
 @entry("clock", among=None)
 def _clock(state: State) -> Out:
-    return step(state.menu().then("clock.op"))
+    """With no clock to tick or remove, a new one is the only choice: its questions start."""
+    return step(state.menu().then("clock.op" if len(_ops(state)) > 1 else "clock.kind"))
 
 
 @entry("clocks", among=None)
@@ -49,23 +50,29 @@ def _clocks(state: State) -> Out:
     return step(state.menu(), *([read_clock(c) for c in state.clocks] or [Line("clock.none")]))
 
 
-@question("clock.op", lambda s: Line("ask.clock_op"),
-          lambda s: (AcceptWords(("new", "tick", "tick down", "remove")),))
+def _ops(s: State) -> tuple[str, ...]:
+    """new, and each operation some clock can take now."""
+    return ("new",) + tuple(op for op in ("tick", "tick down", "remove") if candidates(s, op))
+
+
+@question("clock.op", lambda s: Line("ask.clock_op", {"ops": list(_ops(s))}),
+          lambda s: (AcceptWords(_ops(s)),))
 def _op(state: State, given) -> Out:
     if given.word == "new":
         return step(state.then("clock.kind"))
-    if not candidates(state, given.word):
-        raise Refused(f"reject.no_clock.{given.word.replace(' ', '_')}")
     return step(state.then("clock.pick", op=given.word))
 
 
-@question("clock.kind", lambda s: Line("ask.clock_kind"),
-          lambda s: (AcceptWords(KINDS), AcceptContinue()))
+def _kinds(s: State) -> tuple[str, ...]:
+    """A linked clock needs a clock to follow."""
+    return tuple(k for k in KINDS if k != "linked" or s.clocks)
+
+
+@question("clock.kind", lambda s: Line("ask.clock_kind" if s.clocks else "ask.clock_kind.first"),
+          lambda s: (AcceptWords(_kinds(s)), AcceptContinue()))
 def _kind(state: State, given) -> Out:
     kind = "progress" if isinstance(given, Continue) else given.word.split()[0]
     if kind == "linked":
-        if not state.clocks:
-            raise Refused("reject.no_clock.link")
         return step(state.then("clock.pick", op="link", kind=kind))
     return step(state.then("clock.size", kind=kind))
 
@@ -100,10 +107,8 @@ def _remove(state: State, name: str) -> State:
 
 @question("clock.size",
           lambda s: Line("ask.rival_size" if s.get("racer") else "ask.clock_size"),
-          lambda s: (AcceptNumber(min(CLOCK_SIZES), max(CLOCK_SIZES)),))
+          lambda s: tuple(AcceptNumber(n, n) for n in CLOCK_SIZES))
 def _size(state: State, given) -> Out:
-    if given.value not in CLOCK_SIZES:
-        raise Refused("reject.clock_size", size=given.value)
     return step(state.then("clock.name", size=given.value))
 
 

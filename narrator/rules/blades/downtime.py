@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from narrator.events import Line
 from narrator.rules.base import AcceptNumber, AcceptWords
-from narrator.rules.flow import Out, Refused
+from narrator.rules.flow import Out
+from narrator.rules.blades.advancement import trainable
 from narrator.rules.blades.clocks import candidates
 from narrator.rules.blades.flow import begin, entry, question, step
 from narrator.rules.blades.ledger import set_marks
@@ -27,20 +28,25 @@ def _activity(state: State) -> Out:
     return step(begin(state, "activity", "activity.kind", among=_can_act(state)))
 
 
+def _kinds(s: State) -> tuple[str, ...]:
+    """The activities open to the scoundrel now: recovering needs harm, a project a clock with
+    room, training a track not yet trained this downtime."""
+    open_now = {"vice": True, "recover": bool(s.who().harm),
+                "project": bool(candidates(s, "tick")), "train": bool(trainable(s))}
+    return tuple(k for k in KINDS if open_now[k])
+
+
 @question("activity.kind", lambda s: Line("ask.activity", {"name": s.who().name,
-                                                           "taken": s.who().activities}),
-          lambda s: (AcceptWords(KINDS),))
+                                                           "taken": s.who().activities,
+                                                           "kinds": list(_kinds(s))}),
+          lambda s: (AcceptWords(_kinds(s)),))
 def _kind(state: State, given) -> Out:
     c = state.who()
-    if given.word == "recover" and not c.harm:
-        raise Refused("reject.no_harm", name=c.name)
-    if given.word == "project" and not candidates(state, "tick"):
-        raise Refused("reject.no_clock.project")
     paid = c.activities >= FREE_ACTIVITIES
     state = set_marks(state, activities=c.activities + 1, coin=c.coin - int(paid))
     said = [Line("activity.paid", {"name": c.name})] if paid else []
     if given.word == "train":
-        return step(state.menu(), *said, Line("activity.train", {"name": c.name}))
+        return step(state.then("train.track"), *said)
     if given.word == "project":
         return step(state.then("clock.pick", op="tick"), *said)
     return step(state.then(f"activity.{given.word}"), *said)

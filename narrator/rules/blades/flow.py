@@ -12,7 +12,7 @@ from typing import Callable
 
 from narrator.events import GameInput, Line, Number, Say
 from narrator.rules.base import Accept, AcceptDice, AcceptNumber, AcceptWords, Expectation
-from narrator.rules.flow import Out, Refused, Steps
+from narrator.rules.flow import Out, Steps
 from narrator.rules.blades.judge import dice_to_roll
 from narrator.rules.blades.state import State, spoken
 
@@ -21,10 +21,14 @@ STEPS = Steps()
 
 
 def question(ask: str, prompt: Callable[[State], Line],
-             accepts: Callable[[State], tuple[Accept, ...]]):
+             accepts: Callable[[State], tuple[Accept, ...]], why: str = ""):
     """Declare the decorated ``answer(state, given)`` as step ``ask``: it asks ``prompt(state)``
-    and takes any of ``accepts(state)``."""
-    return STEPS.question(ask, lambda state: Expectation(prompt(state), accepts(state)))
+    and takes any of ``accepts(state)``; ``why`` (by default ``why.<ask>``) is the prompt key
+    saying why it matters ("what now"), filled with the prompt's fields."""
+    def expect(state: State) -> Expectation:
+        asked = prompt(state)
+        return Expectation(asked, accepts(state), Line(why or f"why.{ask}", asked.params))
+    return STEPS.question(ask, expect)
 
 
 def step(state: State, *say: Say) -> Out:
@@ -42,7 +46,8 @@ class Entry:
 
 #: the menu words in the order the menu says them
 ORDER = ("action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm",
-         "stress", "coin", "stash", "item", "activity", "recruit", "next phase")
+         "stress", "coin", "stash", "item", "armor", "activity", "recruit", "tier up",
+         "experience", "next phase")
 MENU: dict[str, Entry] = {}
 PLAY_PHASES = ("free_play", "score", "downtime")
 
@@ -75,7 +80,7 @@ def begin(state: State, flow: str, first: str, among: list[int] | None = None) -
 def character_accepts(state: State, indexes: list[int], *extra: str) -> tuple[Accept, ...]:
     """A character is chosen by name or by their number in the roster (1 is the first)."""
     names = tuple(spoken(state.crew[i].name) for i in indexes)
-    return (AcceptWords(names + extra), AcceptNumber(1, len(state.crew)))
+    return (AcceptWords(names + extra),) + tuple(AcceptNumber(i + 1, i + 1) for i in indexes)
 
 
 def chosen_character(state: State, given: GameInput) -> int | None:
@@ -101,9 +106,6 @@ def names(state: State, indexes: list[int]) -> list[str]:
 
 
 @question("who", lambda s: Line("ask.who", {"names": names(s, list(s.get("among")))}),
-          lambda s: character_accepts(s, list(s.get("among"))))
+          lambda s: character_accepts(s, list(s.get("among"))), why="why.who")
 def _who(state: State, given: GameInput) -> Out:
-    index = chosen_character(state, given)
-    if index not in state.get("among"):
-        raise Refused("reject.not_them", name=state.crew[index].name)
-    return step(state.then(state.get("next"), who=index))
+    return step(state.then(state.get("next"), who=chosen_character(state, given)))

@@ -63,12 +63,17 @@ def _stress_change(state: State, given) -> Out:
     return step(state, *said)
 
 
-@STEPS.question("trauma", lambda s, index: ask("ask.trauma", AcceptWords(TRAUMAS),
-                                           name=s.crew[index].name))
+def _open_traumas(state: State, index: int) -> tuple[str, ...]:
+    """The conditions not yet taken: each is taken once."""
+    return tuple(t for t in TRAUMAS if t not in state.crew[index].traumas)
+
+
+@STEPS.question("trauma", lambda s, index: ask("ask.trauma",
+                                           AcceptWords(_open_traumas(s, index)),
+                                           why="why.trauma",
+                                           name=s.crew[index].name,
+                                           conditions=list(_open_traumas(s, index))))
 def _trauma(state: State, given, index: int) -> Out:
-    if given.word in state.crew[index].traumas:
-        raise Refused("reject.trauma_taken", name=state.crew[index].name,
-                      condition=given.word)
     state, said = add_trauma(state, index, given.word)
     return step(state, *said)
 
@@ -86,10 +91,7 @@ def _coin(state: State) -> Out:
 def _coin_who(state: State, given) -> Out:
     if getattr(given, "word", None) == "crew":
         return step(state.then("coin.change", who=None))
-    index = chosen_character(state, given)
-    if index not in state.active():
-        raise Refused("reject.not_them", name=state.crew[index].name)
-    return step(state.then("coin.change", who=index))
+    return step(state.then("coin.change", who=chosen_character(state, given)))
 
 
 def _holder(s: State) -> dict:
@@ -159,13 +161,13 @@ def _stash_change(state: State, given) -> Out:
 # --------------------------------------------------------------------------- load
 
 
-def _loaded(state: State) -> list[int]:
+def loaded(state: State) -> list[int]:
     return [i for i in state.active() if state.crew[i].load]
 
 
-@entry("item", phases=("score",), among=_loaded)
+@entry("item", phases=("score",), among=loaded)
 def _item(state: State) -> Out:
-    return step(begin(state, "item", "item.size", among=_loaded(state)))
+    return step(begin(state, "item", "item.size", among=loaded(state)))
 
 
 @question("item.size", lambda s: Line("ask.item", _name(s)),

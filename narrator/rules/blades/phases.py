@@ -53,7 +53,7 @@ def _recruit_name(state: State, given) -> Out:
 
 
 @question("menu", lambda s: Line(f"ask.menu.{s.phase}", {"choices": list(menu_words(s))}),
-          lambda s: (AcceptWords(menu_words(s)),))
+          lambda s: (AcceptWords(menu_words(s)),), why="why.menu")
 def _menu(state: State, given) -> Out:
     return MENU[given.word].start(state)
 
@@ -65,7 +65,7 @@ def _next_phase(state: State) -> Out:
                     Line("phase.planning"))
     if state.phase == "score":
         return step(replace(state, phase="downtime").menu().then("payoff"), Line("phase.payoff"))
-    crew = tuple(replace(c, load="", items=0, activities=0) for c in state.crew)
+    crew = tuple(replace(c, load="", items=0, activities=0, trained=()) for c in state.crew)
     return step(replace(state, phase="free_play", crew=crew, target="", plan="").menu(),
                 Line("phase.free_play"))
 
@@ -93,9 +93,10 @@ def _next_load(state: State) -> State:
 
 
 @question("plan.load", lambda s: Line("ask.load", {"name": s.who().name}),
-          lambda s: (AcceptWords(tuple(LOADS)),))
+          lambda s: (AcceptWords(tuple(LOADS)),), why="why.load")
 def _load(state: State, given) -> Out:
-    state = state.with_character(state.get("who"), replace(state.who(), load=given.word))
+    state = state.with_character(state.get("who"),
+                                 replace(state.who(), load=given.word, armor_marked=0))
     return step(_next_load(state),
                 Line("load.chosen", {"name": state.who().name, "load": given.word,
                                      "items": LOADS[given.word]}),
@@ -103,13 +104,13 @@ def _load(state: State, given) -> Out:
 
 
 @question("plan.engagement", lambda s: Line("ask.engagement_pool"),
-          lambda s: (AcceptNumber(0, 6),))
+          lambda s: (AcceptNumber(0, 6),), why="why.engagement")
 def _engagement_pool(state: State, given) -> Out:
     return step(state.then("plan.engagement_dice", pool=given.value))
 
 
 @question("plan.engagement_dice", lambda s: roll_prompt("ask.engagement_dice", s.get("pool")),
-          lambda s: roll_accepts(s.get("pool")))
+          lambda s: roll_accepts(s.get("pool")), why="why.engagement_dice")
 def _engagement_dice(state: State, given) -> Out:
     result = judge(given.faces, state.get("pool"))
     return step(replace(state, phase="score").menu(),
@@ -120,16 +121,17 @@ def _engagement_dice(state: State, given) -> Out:
 # --------------------------------------------------------------------------- downtime opens
 
 
-@question("payoff", lambda s: Line("ask.payoff"), lambda s: (AcceptNumber(0, 20),))
+@question("payoff", lambda s: Line("ask.payoff"), lambda s: (AcceptNumber(0, 20),),
+          why="why.payoff")
 def _payoff(state: State, given) -> Out:
     coin = state.coin + given.value
     said = [Line("coin.crew", {"coin": coin})]
     if coin > state.lair_coin:
         said.append(Line("coin.over_lair", {"coin": coin, "limit": state.lair_coin}))
-    return step(replace(state, coin=coin).then("heat"), *said)
+    return step(replace(state, coin=coin).then("rep"), *said)
 
 
-@question("heat", lambda s: Line("ask.heat"), lambda s: (AcceptNumber(0, 10),))
+@question("heat", lambda s: Line("ask.heat"), lambda s: (AcceptNumber(0, 10),), why="why.heat")
 def _heat(state: State, given) -> Out:
     heat = state.heat + given.value
     return step(replace(state, heat=heat).then("entanglement"), Line("heat.now", {"heat": heat}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.events import Line
-from narrator.rules.blades.state import HARM_LEVELS, HARM_ROWS, State
+from narrator.rules.blades.state import HARM_LEVELS, HARM_ROWS, XP_TRACKS, State
 
 
 def mark_stress(state: State, index: int, amount: int) -> tuple[State, list[Line]]:
@@ -71,3 +71,28 @@ def heal(state: State, index: int, level: int) -> tuple[State, list[Line]]:
 def harm_words(state: State, index: int) -> list[str]:
     """What a scoundrel's harm sounds like in a status line."""
     return [f"{what} ({HARM_LEVELS[level]})" for level, what in state.crew[index].harm]
+
+
+def mark_xp(state: State, index: int, track: str, amount: int) -> tuple[State, list[Line]]:
+    """Mark xp on a track; a full track is cleared for an advance (SRD "PC Advancement"):
+    a special ability from the playbook, an action dot under an attribute."""
+    c = state.crew[index]
+    marks = c.marks(track) + amount
+    advance = marks >= XP_TRACKS[track]
+    if advance:
+        marks -= XP_TRACKS[track]
+    c = replace(c, xp=tuple({**dict(c.xp), track: marks}.items()))
+    lines = [Line("xp.marked", {"name": c.name, "track": track, "xp": marks,
+                                "max": XP_TRACKS[track]})]
+    if advance:
+        lines.append(Line("xp.advance.playbook" if track == "playbook" else "xp.advance",
+                          {"name": c.name, "track": track}))
+    return state.with_character(index, c), lines
+
+
+def read_sheet(state: State, index: int) -> Line:
+    """One sentence: a scoundrel's stress, harm and armor left, after a consequence."""
+    c = state.crew[index]
+    return Line("sheet.now", {"name": c.name, "stress": c.stress, "max": state.stress_boxes,
+                              "harm": harm_words(state, index) or "no harm",
+                              "armor": c.armor_left})

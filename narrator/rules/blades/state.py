@@ -29,6 +29,16 @@ LOADS = {"light": 3, "normal": 5, "heavy": 6, "encumbered": 9}
 CARRY_MAX = 4    # coin a scoundrel can keep on hand (SRD "Coin")
 STASH_MAX = 40   # the stash tracker's last box (SRD "Stash & Retirement")
 CLOCK_SIZES = (4, 6, 8)
+#: boxes on each xp track (SRD "PC Advancement", "Crew Advancement" name the tracks, not their
+#: length: these are the sheets' usual ones)
+XP_TRACKS = {"insight": 6, "prowess": 6, "resolve": 6, "playbook": 8}
+CREW_XP = 8
+REP_MAX = 12     # the rep tracker (SRD "Development")
+TIER_MAX = 6     # factions go up to tier VI (SRD "Tier")
+#: armor boxes a scoundrel can wear: standard armor, then heavy armor (SRD "Armor")
+ARMOR = {"none": 0, "armor": 1, "heavy": 2}
+#: the position a "worse position" consequence moves to
+WORSE = {"controlled": "risky", "risky": "desperate"}
 
 
 def spoken(text: str) -> str:
@@ -61,6 +71,27 @@ class Character:
     items: int = 0          # load used this score
     activities: int = 0     # downtime activities taken this downtime
     dead: bool = False
+    #: known ratings, action or attribute -> dots (asked once, then kept: "rating 3" changes one)
+    ratings: tuple[tuple[str, int], ...] = ()
+    last: str = ""          # the action of their last action roll ("same")
+    position: str = ""      # a worse position their next action roll starts from
+    xp: tuple[tuple[str, int], ...] = ()     # marks on each xp track
+    trained: tuple[str, ...] = ()            # xp tracks trained this downtime
+    armor: int = 0          # armor boxes worn this score
+    armor_marked: int = 0   # of those, marked (restored with the next load)
+
+    def rating(self, key: str) -> int | None:
+        return dict(self.ratings).get(key)
+
+    def with_rating(self, key: str, value: int) -> "Character":
+        return replace(self, ratings=tuple({**dict(self.ratings), key: value}.items()))
+
+    def marks(self, track: str) -> int:
+        return dict(self.xp).get(track, 0)
+
+    @property
+    def armor_left(self) -> int:
+        return max(0, self.armor - self.armor_marked)
 
     @property
     def retired(self) -> bool:
@@ -104,6 +135,10 @@ class State:
     plan: str = ""
     stress_boxes: int = 9
     lair_coin: int = 4
+    rep: int = 0
+    tier: int = 0
+    hold: str = "strong"
+    crew_xp: int = 0
 
     # ---------------------------------------------------------------- the current question
 

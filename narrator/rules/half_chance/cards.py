@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from narrator.errors import NarratorError
+from narrator.script.diagnostics import Code, Diagnostic
 from narrator.script.model import Script, Where
 from narrator.understand import is_command, lost_words
 
@@ -83,7 +85,7 @@ class Deck:
         return tuple(c.name for c in self.cards if c.kind in kinds for _ in range(c.copies))
 
 
-class DeckError(Exception):
+class DeckError(NarratorError):
     """A deck with problems; the message lists them, one file:line each."""
 
 
@@ -102,6 +104,24 @@ def lint_cards(script: Script) -> list[str]:
     """Every problem of ``script``'s cards as ``file:line: message`` (empty when sound, and for
     a script that holds no cards, so it can run on every script)."""
     return read_deck(script)[1]
+
+
+_PLACE = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<message>.*)$", re.S)
+
+
+def deck_diagnostics(script: Script, playing: bool = False) -> list[Diagnostic]:
+    """Every problem of ``script``'s cards as an NS025 diagnostic at its file and line; when
+    ``playing``, a folder with no cards at all is one too."""
+    deck, problems = read_deck(script)
+    found = []
+    for problem in problems:
+        place = _PLACE.match(problem)
+        where = Where(place["file"], int(place["line"])) if place else Where(str(script.folder), 0)
+        found.append(Diagnostic(Code.BAD_CARDS, place["message"] if place else problem, where))
+    if playing and not deck.cards:
+        found.append(Diagnostic(Code.BAD_CARDS, "no cards: no file has a cards: list",
+                                Where(str(script.folder), 0)))
+    return found
 
 
 def load_deck(script: Script) -> Deck:

@@ -12,10 +12,13 @@ from narrator.rules.base import (
     AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, Step,
 )
 from narrator.rules.flow import ask, Flow, FlowRules, Out, push, Refused, Steps
-from narrator.rules.half_chance.cards import Deck, DeckError, load_deck
+from narrator.rules.half_chance.cards import Deck, DeckError, deck_diagnostics, load_deck
 from narrator.rules.half_chance.table import NEEDED, Table, playable
-from narrator.rules.half_chance.state import CUT_MAX, HAND, MAX_PLAYERS, Ask, State, distinct
+from narrator.rules.half_chance.state import (
+    CUT_MAX, HAND, MAX_PLAYERS, MAX_TURNS, ROUNDS, Ask, State, distinct,
+)
 from narrator.rules.options import OptionSet
+from narrator.rules.why import with_whys
 from narrator.script.model import Script
 
 COIN = {"heads": "plus", "tails": "minus", 1: "plus", 2: "minus"}
@@ -23,6 +26,7 @@ FLIP_ACCEPTS = (AcceptWords(("heads", "tails")), AcceptDice(2))
 DRAW = "draw condition"
 KEEP = "keep"
 END_GAME = "end game"
+OPEN = "open"
 #: the verb a card's name may follow, per question ("I play the Fog Wander")
 VERBS = {"play": "play", "drawn": "drew", "discard": "discard", "heal": "lose",
          "swap": "discard", "trim": "discard"}
@@ -33,6 +37,18 @@ CARD_PROMPTS = {"discard": "ask.discard", "heal": "ask.heal", "swap": "ask.swap"
 def line(key: str, **params: Any) -> Line:
     """A Line with its fields as keywords."""
     return Line(key, params)
+
+
+def callable_players(state: State, caller: int) -> tuple[AcceptNumber, ...]:
+    """The players ``caller`` may call on, as runs of numbers: living, and not the caller."""
+    legal = [p for p in state.alive() if p != caller]
+    runs: list[list[int]] = []
+    for p in legal:
+        if runs and runs[-1][-1] == p - 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return tuple(AcceptNumber(run[0], run[-1]) for run in runs)
 
 
 class HalfChance(FlowRules):
@@ -46,7 +62,12 @@ class HalfChance(FlowRules):
         self._script = script
 
     def for_script(self, script: Script) -> HalfChance:
-        """These rules playing ``script``'s deck (the registry binds them so)."""
+        """These rules playing ``script``'s deck (the registry binds them so). A deck with
+        problems is refused here, before play starts: ``DeckError`` lists them, NS025 each
+        with its file and line."""
+        problems = deck_diagnostics(script, playing=True)
+        if problems:
+            raise DeckError("the game script has problems:\n" + "\n".join(map(str, problems)))
         return HalfChance(script)
 
     @cached_property
@@ -67,6 +88,10 @@ class HalfChance(FlowRules):
         table = {
             "players": (lambda s, *_: ask("ask.players", AcceptNumber(2, MAX_PLAYERS),
                                           most=MAX_PLAYERS), self._on_players),
+            "length": (lambda s, *_: ask("ask.length", AcceptWords((*ROUNDS, OPEN)),
+                                         AcceptNumber(1, MAX_TURNS), **{
+                                             w: r * s.players for w, r in ROUNDS.items()}),
+                       self._on_length),
             "deck": (lambda s, *_: ask("ask.deck", AcceptWords(("virtual", "physical"))),
                      self._on_deck),
             "cut": (lambda s, *_: ask("ask.cut", AcceptNumber(1, CUT_MAX), AcceptDice(CUT_MAX),
@@ -74,7 +99,7 @@ class HalfChance(FlowRules):
             "flip": (lambda s, player, _: ask("ask.flip", *FLIP_ACCEPTS, player=player,
                                               card=self.deck.card(s.top.card).title),
                      self._on_flip),
-            "call": (lambda s, player, _: ask("ask.call", AcceptNumber(1, s.players),
+            "call": (lambda s, player, _: ask("ask.call", *callable_players(s, player),
                                               AcceptWords((), ("player",)), player=player),
                      self._on_call),
             "next": (lambda s, player, _: ask("ask.next", AcceptContinue(),
@@ -87,6 +112,8 @@ class HalfChance(FlowRules):
             table[what] = (self._card_question(what), self._card_step(what, answer))
         for what, (expect, answer) in table.items():
             steps.question(what, expect)(answer)
+        with_whys(steps, lambda key: "why.play" if key == "ask.play" or key.startswith("ask.play_")
+                  else f"why.{key.removeprefix('ask.')}")
         return Flow(steps, over=lambda state: line("ask.over"))
 
     def start(self, options: Mapping[str, Any]) -> Step:
@@ -96,6 +123,8 @@ class HalfChance(FlowRules):
         if not state.conditions:
             return (line("status.setup"),)
         lines = [line("status.turn", player=state.turn)]
+        if state.target:
+            lines.append(line("status.progress", turn=state.turns, target=state.target))
         for below, frame in zip((None,) + state.chain, state.chain):
             card = self.deck.card(frame.card)
             lines.append(line(f"status.{frame.purpose}" if below else "status.turn_card",
@@ -179,7 +208,16 @@ class HalfChance(FlowRules):
         return table.s, tuple(table.said)
 
     def _on_players(self, state: State, given: Number, *_) -> Out:
-        return push(replace(state, players=given.value), Ask("deck")), ()
+        return push(replace(state, players=given.value), Ask("length")), ()
+
+    def _on_length(self, state: State, given: Number | Word, *_) -> Out:
+        """A target length: short, normal or long (rounds of turns), a number of turns, or open."""
+        if isinstance(given, Number):
+            target = given.value
+        else:
+            target = ROUNDS.get(given.word, 0) * state.players
+        said = line("said.length", turns=target) if target else line("said.open")
+        return push(replace(state, target=target), Ask("deck")), (said,)
 
     def _on_deck(self, state: State, given: Word, *_) -> Out:
         if given.word == "physical":

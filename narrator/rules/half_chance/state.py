@@ -10,6 +10,9 @@ HAND = 5          # cards a player holds, counting Conditions
 DEADLY = 5        # Conditions that kill
 MAX_PLAYERS = 6
 CUT_MAX = 99      # the cut that seeds the virtual shuffle: a number from 1 to 99
+#: a target length in rounds (every living player one turn), by the word the table says
+ROUNDS = {"short": 3, "normal": 6, "long": 10}
+MAX_TURNS = 999   # the most turns a table may name as its target
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,7 @@ class Ask(NamedTuple):
     """The open question, queued as a step (narrator/rules/flow.py): ``what`` (the step's name)
     is asked of ``player``; ``purpose`` says what a card is for.
 
-    what: players, deck, cut, play, drawn, flip, call, discard, heal, swap, trim, next.
+    what: players, length, deck, cut, play, drawn, flip, call, discard, heal, swap, trim, next.
     """
 
     what: str
@@ -44,6 +47,8 @@ class State:
     physical: bool = False
     cut: int = 0
     turn: int = 0
+    turns: int = 0    # turns begun so far
+    target: int = 0   # the table's target length in turns; 0 plays on until one is left
     hands: tuple[tuple[str, ...], ...] = ()
     conditions: tuple[tuple[str, ...], ...] = ()
     dead: tuple[int, ...] = ()

@@ -73,9 +73,20 @@ class Table:
     # ------------------------------------------------------------------ choosing a card
 
     def begin_turn(self, player: int) -> None:
-        self.set(turn=player, played=())
+        self.set(turn=player, played=(), turns=self.s.turns + 1)
+        self.progress()
         self.say("turn.begins", player=player)
         self.play_for(player, "turn")
+
+    def progress(self) -> None:
+        """With a target length: the turns left, said as each round begins, and the last turn."""
+        left = self.s.target - self.s.turns + 1  # counting this one
+        if not self.s.target or left < 1:
+            return
+        if left == 1:
+            self.say("progress.last")
+        elif self.s.turns > 1 and (self.s.turns - 1) % len(self.s.alive()) == 0:
+            self.say("progress.left", turns=left)
 
     def play_for(self, player: int, purpose: str) -> None:
         """Play a Wander (turn) or an Encounter, else an owned Condition, else draw one."""
@@ -302,6 +313,10 @@ class Table:
                 self.say("game.last", player=alive[0])
             else:
                 self.say("game.none")
+            self.set(todo=())
+            return
+        if self.s.target and self.s.turns >= self.s.target:
+            self.say("game.target", turns=self.s.turns)
             self.set(todo=())
             return
         after = [p for p in alive if p > self.s.turn]

@@ -18,6 +18,7 @@ from narrator.rules.hell_for_leather import (  # noqa: F401  (each declares its 
 from narrator.rules.hell_for_leather.steps import STEPS
 from narrator.rules.hell_for_leather.model import DRIVE, State, heat_status
 from narrator.rules.options import Option, OptionSet
+from narrator.rules.why import with_whys
 
 OPTIONS = OptionSet(
     Option("exams", False, "Appendix B: exam winners' spare Drive circle, Team A starts with 1 VP"),
@@ -30,6 +31,9 @@ def _flag(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on")
 
 
+#: the why of a question whose prompt family says too little ("goal" asks to buy, not reward)
+WHY = {"goal.reward": "why.goal_reward", "heal.who": "why.goal_reward"}
+with_whys(STEPS, lambda key: WHY.get(key, "why." + key.split(".")[0]))
 FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"))
 
 
@@ -43,7 +47,7 @@ class HellForLeather(FlowRules):
         opts = {**OPTIONS, **(options or {})}
         s = State(todo=setup.first_steps(), exams=_flag(opts["exams"]),
                   felony_stars=max(1, int(opts["felony_stars"])))
-        return FLOW.start(s, Line("intro"))
+        return FLOW.start(s, Line("intro"), Line("primer"))
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.teams or not state.sizes:

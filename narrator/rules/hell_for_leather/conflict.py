@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.events import Continue, Dice, Line, Number, Word
+from narrator.events import Continue, Line, Number, Word
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
 from narrator.rules.flow import Refused, ask, push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, choices, words
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, brief, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, Conflict, Die, State, Throw, add_heat, set_member, set_team,
 )
@@ -61,7 +61,7 @@ def _allies(s: State) -> list[int]:
 
 def _ask_help(s):
     most = min(s.team.vp, len(_allies(s)))
-    return ask("help.ask", AcceptNumber(0, most), NEXT, vp=s.team.vp,
+    return ask(brief(s.team, "help.ask"), AcceptNumber(0, most), NEXT, vp=s.team.vp,
                allies=[s.team.members[i].name for i in _allies(s)])
 
 
@@ -109,33 +109,32 @@ def _plan(s, level):
 # --------------------------------------------------------------------------- the dice
 
 
-def _die_words(recount: bool):
-    options = ("merit", "pass", "curse") + (() if recount else ("heat fell",))
+def _die_words(c: Conflict, recount: bool = False):
+    """Merit, pass, curse with its number (a bare curse in the finale and the storm, where the
+    number does not count), and heat fell unless recounting."""
+    bare = ("curse",) if c.kind in ("finale", "storm") else ()
+    options = ("merit", "pass") + bare + (() if recount else ("heat fell",))
     return words(*options, numbered=("curse",))
 
 
 def _ask_die(s, level):
     c = _conflict(s)
     throw = c.plan[len(c.dice)]
-    source = throw.source
-    if source == "drive":
-        source = f"drive.{charts.hand(level)}"
-    key = "die.recount" if c.recount else f"die.{source}"
-    thrower = s.teams[c.team].members[throw.who].name
-    return ask(key, _die_words(c.recount), NO_ROLLING, n=len(c.dice) + 1, count=len(c.plan),
+    team = s.teams[c.team]
+    key = {"drive": brief(team, f"die.drive.{charts.hand(level)}"),
+           "help": brief(team, "die.help")}.get(throw.source, f"die.{throw.source}")
+    thrower = team.members[throw.who].name
+    return ask(key, _die_words(c), why="why.die", n=len(c.dice) + 1, count=len(c.plan),
                name=thrower, heat=s.teams[c.team].heat)
 
 
-def _read_die(c: Conflict, given) -> Die:
-    """The Die a spoken result names; Refused when it names none."""
-    if isinstance(given, Dice):
-        raise Refused("die.say_result")
+def _read_die(given: Word) -> Die:
+    """The Die a spoken result names (a bare curse, where allowed, is a ten); Refused for a
+    face a d10 does not have."""
     if given.word != "curse":
         return Die(given.word)
     if given.number is None:
-        if c.kind in ("finale", "storm"):
-            return Die("curse", 10)
-        raise Refused("die.curse_number")
+        return Die("curse", 10)
     if not 0 <= given.number <= 10:
         raise Refused("die.curse_range", number=given.number)
     return Die("curse", given.number or 10)  # a d10's 0 is its ten
@@ -151,11 +150,8 @@ def _die(s, given, level):
         if c.felony_open:
             s, say = _commit_felony(s, sum(t.source == "felony" for t in c.plan))
         return push(s, (FALL[c.kind],)), say
-    die = _read_die(c, given)
-    s = _set(s, dice=c.dice + (die,))
-    say: tuple = ()
-    if not c.recount:
-        s, say = _after_throw(s, throw, die)
+    die = _read_die(given)
+    s, say = _after_throw(_set(s, dice=c.dice + (die,)), throw, die)
     c = _conflict(s)
     nxt = ("die", level) if len(c.dice) < len(c.plan) else ("after_roll", level)
     return push(s, nxt), say
@@ -203,13 +199,17 @@ def risk_allowed(c: Conflict) -> str | None:
 
 
 def _ask_after(s, *_):
+    """Score, recount a knocked die, or (while one is allowed) take a Risk."""
     c = _conflict(s)
     heat = s.teams[c.team].heat
     if c.kind == "finale":
         return ask("after.finale", words("risk", "recount"), NEXT,
                    points=charts.finale_points(c.dice), heat=heat)
-    key = "after.risk" if risk_allowed(c) is None else "after.final"
-    return ask(key, words("risk", "recount"), NEXT, result=charts.best(c.dice), heat=heat)
+    if risk_allowed(c) is None:
+        return ask(brief(s.teams[c.team], "after.risk"), words("risk", "recount"), NEXT,
+                   why="why.after", result=charts.best(c.dice))
+    return ask(brief(s.teams[c.team], "after.final"), words("recount"), NEXT, why="why.after",
+               result=charts.best(c.dice))
 
 
 @STEPS.question("after_roll", _ask_after)
@@ -218,9 +218,42 @@ def _after(s, given, level):
     if isinstance(given, Continue):
         return push(s, (SCORER[c.kind],)), ()
     if given.word == "recount":
-        s = _set(s, dice=(), recount=True)
-        return push(s, ("die", level)), (Line("recount.start"),)
+        if len(c.dice) == 1:
+            return push(s, ("recount_die", 0, level)), ()
+        return push(s, ("recount_which", level)), ()
     return _take_risk(s, level)
+
+
+def _die_name(die: Die) -> str:
+    """"curse 4", "merit": a die as the table reported it."""
+    return f"{die.word} {die.number}" if die.word == "curse" else die.word
+
+
+def _ask_recount_which(s, level):
+    dice = _conflict(s).dice
+    return ask("recount.which", AcceptNumber(1, len(dice)), why="why.recount",
+               choices=choices([_die_name(d) for d in dice]))
+
+
+@STEPS.question("recount_which", _ask_recount_which)
+def _recount_which(s, given: Number, level):
+    return push(s, ("recount_die", given.value - 1, level)), ()
+
+
+def _ask_recount_die(s, k, level):
+    c = _conflict(s)
+    return ask("die.recount", _die_words(c, recount=True), n=k + 1,
+               was=_die_name(c.dice[k]), name=s.teams[c.team].members[c.plan[k].who].name)
+
+
+@STEPS.question("recount_die", _ask_recount_die)
+def _recount_die(s, given, k, level):
+    """Results count after the last die: a die knocked to a new face (or off the target) is
+    read again, the others stand (Conflict Target)."""
+    c = _conflict(s)
+    die = _read_die(given)
+    dice = c.dice[:k] + (die,) + c.dice[k + 1:]
+    return push(_set(s, dice=dice), ("after_roll", level)), ()
 
 
 def _take_risk(s: State, level):
@@ -229,8 +262,7 @@ def _take_risk(s: State, level):
     if refusal:
         raise Refused(refusal)
     s = add_heat(s, c.team, 1)
-    s = _set(s, risks=c.risks + 1, recount=False, plan=c.plan + (Throw(c.roller, "risk"),),
-             dice=c.dice)
+    s = _set(s, risks=c.risks + 1, plan=c.plan + (Throw(c.roller, "risk"),))
     return push(s, ("die", level)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
 
 
@@ -242,7 +274,11 @@ def _ask_no_dice(s, *_):
     name = s.teams[c.team].members[c.roller].name
     if c.kind in ("finale", "storm"):
         return ask(f"nodice.{c.kind}", words("risk"), NEXT, name=name)
-    return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING, name=name)
+    team = s.teams[c.team]
+    if risk_allowed(c) is not None:
+        return ask(brief(team, "nodice.no_risk"), AcceptNumber(0, 10), NO_ROLLING, name=name)
+    return ask(brief(team, "nodice.conflict"), AcceptNumber(0, 10), words("risk"), NO_ROLLING,
+               name=name)
 
 
 @STEPS.question("no_dice", _ask_no_dice)

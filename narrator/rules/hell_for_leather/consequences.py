@@ -8,7 +8,7 @@ from dataclasses import replace
 from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
-from narrator.rules.flow import Refused, ask, push
+from narrator.rules.flow import ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE, GOAL_PRICE, HEAT_MIN, HUNTER_MARKS, RIP, State, Team, add_heat, set_member, set_team,
@@ -217,26 +217,35 @@ def _buy(s, given):
     s = set_team(s, t, vp=team.vp - GOAL_PRICE, done=team.done + 1)
     say = (Line("goal.bought", {"goal": team.goals[team.done], "done": team.done + 1,
                                 "target": len(team.goals)}),)
-    if team.heat > HEAT_MIN or _hurt(team):
+    offered = _rewards(team)
+    if len(offered) == 1:  # no choice to make: the one reward there is
+        s, more = _take_reward(s, t, offered[0])
+        return s, say + more
+    if offered:
         s = push(s, ("goal_reward", t))
     return s, say
 
 
+def _rewards(team: Team) -> tuple[str, ...]:
+    """The Goal rewards possible now: lower a Heat above two, heal a hurt contestant."""
+    return (("heat",) if team.heat > HEAT_MIN else ()) + (("heal",) if _hurt(team) else ())
+
+
 def _ask_reward(s, t):
-    return ask("goal.reward", words("heat", "heal"), heat=s.teams[t].heat)
+    offered = _rewards(s.teams[t])
+    return ask("goal.reward", words(*offered), heat=s.teams[t].heat, choices=list(offered))
 
 
 @STEPS.question("goal_reward", _ask_reward)
 def _reward(s, given, t):
-    team = s.teams[t]
-    if given.word == "heat":
-        if team.heat <= HEAT_MIN:
-            raise Refused("heat.at_minimum")
+    return _take_reward(s, t, given.word)
+
+
+def _take_reward(s: State, t: int, reward: str):
+    if reward == "heat":
         s = add_heat(s, t, -1)
         return s, (Line("heat.lowered", {"heat": s.teams[t].heat}),)
-    hurt = _hurt(team)
-    if not hurt:
-        raise Refused("heal.nobody")
+    hurt = _hurt(s.teams[t])
     if len(hurt) == 1:
         return heal(s, t, hurt[0])
     return push(s, ("heal_who", t)), ()

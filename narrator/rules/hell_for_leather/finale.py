@@ -9,7 +9,7 @@ from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts, conflict
 from narrator.rules.hell_for_leather.consequences import heal, wound
-from narrator.rules.flow import Refused, ask, push
+from narrator.rules.flow import ask, push
 from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, RIP, Finale, State, Team, add_heat, set_member, set_team,
@@ -57,9 +57,16 @@ def _hurt(team: Team) -> list[int]:
     return [i for i in team.alive() if team.members[i].drive > 0]
 
 
+def _finale_rewards(s: State, t: int) -> tuple[str, ...]:
+    """Heat and points always; heal while someone is hurt; trauma while a rival can survive one."""
+    return (("heat",) + (("heal",) if _hurt(s.teams[t]) else ())
+            + (("trauma",) if _woundable(s.teams[1 - t]) else ()) + ("points",))
+
+
 def _ask_reward(s, t, n, count):
-    return ask("rewards.ask", words("heat", "heal", "trauma", "points"), n=n, count=count,
-               team=s.teams[t].name, rival=s.teams[1 - t].name)
+    offered = _finale_rewards(s, t)
+    return ask("rewards.ask", words(*offered), n=n, count=count, team=s.teams[t].name,
+               rival=s.teams[1 - t].name, choices=list(offered))
 
 
 @STEPS.question("reward", _ask_reward)
@@ -76,12 +83,8 @@ def _reward(s, given, t, *_):
         s = _setf(s, vp=tuple(vp))
         say.append(Line("rewards.points", {"vp": vp[t]}))
     elif given.word == "heal":
-        if not _hurt(s.teams[t]):
-            raise Refused("heal.nobody")
         s = push(s, ("reward_pick", t, "heal"))
     else:
-        if not _woundable(s.teams[rival]):
-            raise Refused("rewards.cannot_wound")
         s = push(s, ("reward_pick", rival, "trauma"))
     s = add_heat(s, t, -1)
     say.append(Line("rewards.own_heat", {"heat": s.teams[t].heat}))
@@ -111,6 +114,9 @@ def _pick(s, given: Number, t, what):
 
 
 def _ask_coop(s):
+    """Storm, or fight each other while two or more are alive."""
+    if len(s.team.alive()) < 2:
+        return ask("coop.finale_alone", words("storm"))
     return ask("coop.finale", words("storm", "fight"))
 
 
@@ -119,8 +125,6 @@ def _coop(s, given):
     alive = s.team.alive()
     if given.word == "storm":
         return push(s, ("storm_begin", 0)), ()
-    if len(alive) < 2:
-        raise Refused("coop.fight_alone")
     if len(alive) == 2:
         return _sides(s, [alive[0]], [alive[1]]), ()
     return push(s, ("coop_alone",)), ()

@@ -86,7 +86,6 @@ class Conflict:
     felony_open: bool = False  # still rolling for the grade
     dilemma: bool = False
     helpers: tuple[int, ...] = ()
-    recount: bool = False  # re-reading the dice as they lie now
     fell_by: int | None = None  # member whose die brought the Heat down
     stayed: int = 0  # Heat dice left standing after a fall
     heat_score: int | None = None  # fallen faces + 3 per standing die

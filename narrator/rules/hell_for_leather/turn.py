@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from narrator.events import Continue, Line
 from narrator.rules.hell_for_leather import conflict
-from narrator.rules.flow import Refused, ask, push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, words
-from narrator.rules.hell_for_leather.model import State, heat_status, set_team
+from narrator.rules.flow import ask, push
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, brief, words
+from narrator.rules.hell_for_leather.model import HUNTER_MARKS, State, heat_status, set_team
 
 
 def adversary(s: State) -> str | list[str]:
@@ -29,56 +29,56 @@ def _turn(s):
     s = replace(s, conflict=None, dilemma=False, dilemma_raised=False)
     team = s.team
     say = [Line("turn.start", {"team": team.name, "narrator": s.narrator.name,
-                               "adversary": adversary(s)})]
+                               "adversary": adversary(s)}),
+           Line(brief(team, f"heat.{heat_status(team.heat)}"), {"heat": team.heat})]
     if team.scenes == 0:
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
-        say.append(Line("turn.hunters", {"marks": team.hunters}))
+        fresh = team.hunters == HUNTER_MARKS  # in full while no mark is crossed yet
+        say.append(Line("turn.hunters" if fresh else "turn.hunters.short", {"marks": team.hunters}))
     return push(s, ("threat",)), tuple(say)
 
 
-def _dilemma_refusal(s: State) -> str | None:
-    """Why no Dilemma may be raised now, or None (Dilemmas)."""
+def _dilemma_open(s: State) -> bool:
+    """A Dilemma may be raised: once a turn; with teams, not on a Hunted team and only by an
+    Adversary with a Victory Point to pay (Dilemmas)."""
     if s.dilemma_raised:
-        return "dilemma.once"
-    if s.coop:
-        return None
-    if s.team.hunters:
-        return "dilemma.hunted"
-    if s.teams[s.other].vp < 1:
-        return "dilemma.no_vp"
-    return None
+        return False
+    return s.coop or (not s.team.hunters and s.teams[s.other].vp >= 1)
 
 
 def _ask_threat(s):
-    return ask(f"threat.{heat_status(s.team.heat)}", NEXT, words("dilemma"), team=s.team.name,
-               heat=s.team.heat, adversary=adversary(s))
+    """Set the threat; ``dilemma`` is offered only when the Adversary may raise one now."""
+    if not _dilemma_open(s):
+        return ask(brief(s.team, "threat.ask"), NEXT, why="why.threat", team=s.team.name)
+    return ask(brief(s.team, "threat.ask_dilemma"), NEXT, words("dilemma"), why="why.threat",
+               team=s.team.name,
+               adversary=adversary(s))
 
 
 @STEPS.question("threat", _ask_threat)
 def _threat(s, given):
     if isinstance(given, Continue):
-        return push(s, ("solution",)), ()
-    refusal = _dilemma_refusal(s)
-    if refusal:
-        raise Refused(refusal)
+        return _to_solution(s)
     if s.coop:
         return _accept_dilemma(replace(s, dilemma_raised=True))
     s = set_team(s, s.other, vp=s.teams[s.other].vp - 1)
     s = replace(s, dilemma_raised=True)
-    return push(s, ("dilemma",)), (Line("dilemma.raised", {"adversary": adversary(s)}),)
+    raised = Line("dilemma.raised", {"adversary": adversary(s)})
+    if s.team.vp < 1:  # nothing to buy it off with: the dilemma stands
+        accepted, say = _accept_dilemma(s)
+        return accepted, (raised, Line("dilemma.cannot_buy", {"team": s.team.name})) + say
+    return push(s, ("dilemma",)), (raised,)
 
 
 def _ask_dilemma(s):
-    return ask("dilemma.ask", words("accept", "buy off"), team=s.team.name, vp=s.team.vp)
+    return ask("dilemma.ask", words("accept", "buy off"), team=s.team.name)
 
 
 @STEPS.question("dilemma", _ask_dilemma)
 def _dilemma(s, given):
     if given.word == "accept":
         return _accept_dilemma(s)
-    if s.team.vp < 1:
-        raise Refused("dilemma.cannot_buy", team=s.team.name)
     s = set_team(s, s.active, vp=s.team.vp - 1)
     s = set_team(s, s.other, vp=s.teams[s.other].vp + 2)
     return push(s, ("threat",)), (Line("dilemma.bought", {"team": s.team.name}),)
@@ -90,16 +90,22 @@ def _accept_dilemma(s: State):
     return conflict.start(s, "conflict", conflict.normal_level(s)), say
 
 
+def _to_solution(s: State):
+    """The Narrator is told to narrate (coloured by the Heat); then the Adversary's question."""
+    return push(s, ("solution",)), (Line(f"solution.{heat_status(s.team.heat)}", {
+        "narrator": s.narrator.name, "goal": next_goal(s)}),)
+
+
 def _ask_solution(s):
-    return ask(f"solution.{heat_status(s.team.heat)}", words("conflict", "veto", "skill"),
-               narrator=s.narrator.name, goal=next_goal(s), adversary=adversary(s))
+    """Conflict or veto; ``skill`` only while the Narrator may still claim a skill."""
+    key = "solution.ask_no_skill" if s.narrator.no_skills else "solution.ask"
+    options = ("conflict", "veto") if s.narrator.no_skills else ("conflict", "veto", "skill")
+    return ask(brief(s.team, key), words(*options), why="why.solution", adversary=adversary(s))
 
 
 @STEPS.question("solution", _ask_solution)
 def _solution(s, given):
     if given.word == "veto":
         return push(s, ("solution",)), (Line("solution.veto", {"narrator": s.narrator.name}),)
-    if given.word == "skill" and s.narrator.no_skills:
-        raise Refused("skill.barred", name=s.narrator.name)
     kind = "skill" if given.word == "skill" else "conflict"
     return conflict.start(s, kind, conflict.normal_level(s)), (Line(f"called.{kind}"),)

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from narrator.events import GameInput, Line, ReadTrack
 from narrator.rules.base import (
-    AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, Expectation, RulesInfo, Step,
+    AcceptContinue, AcceptDice, AcceptNumber, AcceptWords, RulesInfo, Step,
 )
 from narrator.rules.flow import Flow, FlowRules, Steps, ask, push
 from narrator.rules.options import OptionSet

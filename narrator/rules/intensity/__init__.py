@@ -16,8 +16,10 @@ from narrator.rules.intensity.model import State
 from narrator.rules.intensity.steps import STEPS
 from narrator.rules.intensity.status import status
 from narrator.rules.options import OptionSet
+from narrator.rules.why import with_whys
 
 
+with_whys(STEPS, lambda key: "why." + key.removeprefix("ask.").removesuffix("_hopeless"))
 FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
 
 

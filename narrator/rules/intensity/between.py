@@ -52,19 +52,23 @@ def _heal_words(state: State) -> tuple[tuple[str, ...], list[str]]:
     return keys, (["a wound"] if c.wounds else []) + [t.name for t in damaged]
 
 
-@STEPS.question("heal.ask", lambda s: words("ask.heal", _heal_words(s)[0], name=s.chars[s.cursor].name,
-                               choices=_heal_words(s)[1]))
+@STEPS.question("heal.ask", lambda s: words("ask.heal", _heal_words(s)[0] + ("no",),
+                               name=s.chars[s.cursor].name, choices=_heal_words(s)[1]))
 def take_heal(state: State, given: GameInput) -> Out:
+    """Each hurt character gets to heal one impact, or may decline ("no": not in the fiction)."""
     i = state.cursor
     c = state.chars[i]
-    if given.word == "wound":
+    if given.word == "no":
+        line = Line("said.heal_declined", {"name": c.name})
+    elif given.word == "wound":
         state, kind = with_char(state, i, wounds=c.wounds - 1), "wound"
         line = Line("said.healed_wound", {"name": c.name})
     else:
         t = next(k for k, t in enumerate(c.traits) if t.key == given.word)
         state, kind = with_trait(state, i, t, damage=c.traits[t].damage - 1), "damage"
         line = Line("said.healed_damage", {"name": c.name, "trait": c.traits[t].name})
-    state = replace(state, healed=state.healed + ((i, kind),))
+    if given.word != "no":
+        state = replace(state, healed=state.healed + ((i, kind),))
     following = _healer(state, i + 1)
     if following is not None:
         return go("heal.ask", replace(state, cursor=following), line)

@@ -68,9 +68,28 @@ def _defend_words(state: State) -> tuple[str, ...]:
     return ("none",) + tuple(ROLES[i] for i in standing) + (("both",) if len(standing) == 2 else ())
 
 
+def _defence_dice(state: State) -> list[Line]:
+    """The defender's dice as the table sees them: each standing die with its size and the face
+    it shows (picking it up gives up that face), each die already defending with its size."""
+    hand = state.hands[state.fight.defender]
+    standing = hand.standing()
+    return [Line("said.die_standing" if i in standing else "said.die_guarding",
+                 {"role": ROLES[i], "die": f"d{hand.sizes[i]}", "face": hand.faces[i]})
+            for i in (0, 1) if i in standing or hand.guard[i]]
+
+
+def _hopeless(state: State) -> bool:
+    """No die the defender could roll reaches the attack, even with a shield they can afford."""
+    f, hand = state.fight, state.hands[state.fight.defender]
+    shield = BONUS if ap_of(state, f.defender, f.attacker) >= EFFECTS["shield"][0] else 0
+    return max(hand.sizes) + shield < attack_value(state)
+
+
 def _ask_defend(state: State) -> Expectation:
-    return words("ask.defend", _defend_words(state), **fight_names(state),
-                 attack=attack_value(state), choices=list(_defend_words(state)))
+    key = "ask.defend_hopeless" if _hopeless(state) else "ask.defend"
+    return words(key, _defend_words(state), **fight_names(state),
+                 attack=attack_value(state), dice=_defence_dice(state),
+                 choices=list(_defend_words(state)))
 
 
 @STEPS.question("defend.ask", _ask_defend)
@@ -129,8 +148,19 @@ def enter_effects(state: State) -> Out:
     return go("resolve", state) if not available(state) else go("effects.ask", state)
 
 
+def _offers(state: State) -> list[Line]:
+    """Each effect on offer: who pays, what it costs of what they have, and what it does."""
+    offers = []
+    for word in available(state):
+        payer, other = _payer(state, word)
+        offers.append(Line(f"offer.{word}", {"payer": state.chars[payer].name,
+                                             "cost": EFFECTS[word][0],
+                                             "have": ap_of(state, payer, other)}))
+    return offers
+
+
 @STEPS.question("effects.ask", lambda s: words("ask.effects", available(s) + ("no",),
-                                  choices=list(available(s))))
+                                  offers=_offers(s), choices=list(available(s))))
 def take_effects(state: State, given: GameInput) -> Out:
     if given.word == "no":
         return go("resolve", state)
@@ -219,12 +249,22 @@ def enter_resolve(state: State) -> Out:
 @STEPS.question("impact", lambda s: words("ask.impact", impacts(s), **fight_names(s), rating=rating(s),
                                  choices=list(impacts(s))))
 def take_impact(state: State, given: GameInput) -> Out:
-    return go(f"impact.{given.word}", state)
+    return go(f"impact.{given.word}", replace(state, fight=replace(state.fight, impact=given.word)))
 
 
 @STEPS.action("done")
 def enter_done(state: State) -> Out:
-    """The action is spent: the attacker's dice are free to defend from now on."""
-    state = with_hand(state, state.fight.attacker, acted=True)
+    """The action is spent: the attacker's dice are free to defend from now on. A held fatal
+    impact can be used at any time, so after every action (and every deal) its holder is asked."""
+    f = state.fight
+    state = with_hand(state, f.attacker, acted=True)
+    just_held = f.impact == "hold" and state.held == ((f.attacker, f.defender),)
+    if state.held and not just_held:
+        return go("held", replace(state, back="next_action"))
+    return go("next_action", state)
+
+
+@STEPS.action("next_action")
+def enter_next_action(state: State) -> Out:
     return go("action", _next_turn(state))
 

@@ -100,6 +100,5 @@ def impact_hold(state: State) -> Out:
 
 @STEPS.action("impact.negotiate")
 def impact_negotiate(state: State) -> Out:
-    """No impact; the deal may spend a held fatal impact."""
-    line = Line("said.negotiated", fight_names(state))
-    return go("held", replace(state, back="done"), line)
+    """No impact; the deal may spend a held fatal impact (asked when the action is done)."""
+    return go("done", state, Line("said.negotiated", fight_names(state)))

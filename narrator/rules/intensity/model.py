@@ -121,6 +121,7 @@ class Exchange:
     dice: tuple[int, ...] = ()
     faces: tuple[int, ...] = ()
     spent: tuple[str, ...] = ()
+    impact: str = ""  # the impact the attacker chose
 
 
 @dataclass(frozen=True)
