@@ -132,6 +132,7 @@ class Mic:
             self._stream = streams.open_stream(lambda: sd.RawInputStream(
                 samplerate=RATE, blocksize=FRAME, device=device, channels=1, dtype="int16",
                 callback=self._callback))
+            streams.start_stream(self._stream)
         except (sd.PortAudioError, ValueError) as exc:
             raise RuntimeError(f"cannot open the microphone {device!r}: {exc}. Check "
                                f"`narrator devices` and pass --input-device, or play with "

@@ -101,6 +101,7 @@ class Player:
             blocksize=int(samplerate * BLOCK_SECONDS), latency=LATENCY_SECONDS,
             callback=self._callback))
         self._stream = s
+        streams.start_stream(s)
         return s
 
     def release(self) -> None:

@@ -21,17 +21,21 @@ _open: set[Any] = set()
 
 
 def open_stream(make: Callable[[], Any]) -> Any:
-    """The stream ``make()`` opens, started and counted as open (PortAudio is not restarted
-    meanwhile); one that fails to start is closed and its error raised."""
+    """The stream ``make()`` opens, counted as open (PortAudio is not restarted meanwhile);
+    not started: its owner keeps it first, as its callback may use it (``start_stream``)."""
     with _lock:
         stream = make()
         _open.add(stream)
+    return stream
+
+
+def start_stream(stream: Any) -> None:
+    """Start ``stream``; one that fails to start is closed and its error raised."""
     try:
         stream.start()
     except Exception:
         close_stream(stream)
         raise
-    return stream
 
 
 def close_stream(stream: Any, timeout: float = CLOSE_SECONDS) -> bool:
