@@ -1,7 +1,7 @@
 """Speech-out bench (issue 14): per engine, time to first audio cold and warm, real-time factor,
 memory, intelligibility (word error rate of Whisper tiny.en, the project's recogniser, on the
 engine's speech), CPU share while reading, captions ahead of their sentence, device loss and
-recovery, and the time from ``narrator play`` to the first sound.
+recovery (the speaker's and the microphone's), and the time from ``narrator play`` to the first sound.
 
 Each engine runs in a child process (``--engine NAME``) with a private PulseAudio room
 (tests/audio_room.py) and an empty speech cache, so its memory and cold start are its own.
@@ -189,6 +189,53 @@ def measure_in_room(engine: str, env: dict, renderer: Renderer) -> dict:
     back_at = time.monotonic()
     out["device_return_noticed_s"] = _caption_after(shown, "The sound output is back", back_at)
     speaker.close()
+    out.update(measure_microphone(env))
+    return out
+
+
+class _FrameEars:
+    """Ears that only read the microphone (what WatchedEars watches; no recogniser)."""
+
+    def __init__(self, source) -> None:
+        self.source = source
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        deadline = time.monotonic() + (timeout or 0.3)
+        while time.monotonic() < deadline:
+            self.source.read(timeout=0.03)
+        return None
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def measure_microphone(env: dict) -> dict:
+    """Seconds from the room's monitor (the microphone) going to "The microphone is gone",
+    and from its return to "The microphone is back"."""
+    from narrator.session.devices import MIC_BACK, MIC_LOST, WatchedEars
+    from narrator.voice.mic import Mic
+
+    said: list[tuple[float, str]] = []
+    ears = WatchedEars(_FrameEars(Mic("pulse")), lambda: Mic("pulse"),
+                       lambda text: said.append((time.monotonic(), text)))
+    ears.listen(None, timeout=1.0)
+
+    def until(text: str, since: float) -> float | None:
+        while time.monotonic() < since + 10:
+            for at, was in said:
+                if was == text:
+                    return round(at - since, 3)
+            ears.listen(None, timeout=0.1)
+        return None
+
+    module = next(line.split()[0] for line in _pactl(env, "list", "short", "modules")
+                  .splitlines() if "module-null-sink" in line)
+    gone_at = time.monotonic()
+    _pactl(env, "unload-module", module)
+    out = {"microphone_loss_noticed_s": until(MIC_LOST, gone_at)}
+    _pactl(env, "load-module", "module-null-sink", "sink_name=room", "rate=16000")
+    out["microphone_return_noticed_s"] = until(MIC_BACK, time.monotonic())
+    ears.close()
     return out
 
 

@@ -32,7 +32,7 @@ def audio_room(sink: str = "room") -> Iterator[dict[str, str]]:
     (``sink.monitor``); it is also applied to ``os.environ`` while the room is open, so
     sounddevice's ``pulse`` device plays into the room and records from its monitor.
     PortAudio lists devices once, when it starts; if this process has already started it,
-    it is started again so that the room's ``pulse`` device is seen.
+    it is started again (when no stream is open) so that the room's ``pulse`` device is seen.
     """
     runtime = Path(tempfile.mkdtemp(prefix="narrator-room-"))
     env = {
@@ -68,8 +68,9 @@ def audio_room(sink: str = "room") -> Iterator[dict[str, str]]:
 
 
 def _rescan_devices() -> None:
-    """Start PortAudio again if this process has started it, so it lists the devices now."""
-    sd = sys.modules.get("sounddevice")
-    if sd is not None:
-        sd._terminate()
-        sd._initialize()
+    """Start PortAudio again if this process has started it, so it lists the devices now
+    (only between streams: never while one is open or stuck closing on another thread)."""
+    if "sounddevice" in sys.modules:
+        from narrator.voice.streams import rescan
+
+        rescan()

@@ -241,7 +241,7 @@ def test_stop_silences_the_reading_and_captions_the_rest_as_skipped(slow_burn, s
             narrator.say(said)
         time.sleep(2.5)
         stopped_at = time.monotonic()
-        narrator.stop()
+        narrator.skip()
         assert narrator.wait(1) and not narrator.is_speaking
         time.sleep(1.0)
     loud = rec.loud_times()
@@ -323,9 +323,6 @@ def _pactl(env, *args):
                           text=True, timeout=30).stdout
 
 
-@pytest.mark.skip(reason="known race (issue 14, open): when the sink returns mid-clip the player "
-                  "sometimes never finishes that clip; the loop thread it leaves running breaks "
-                  "the PortAudio tests after it")
 def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path, monkeypatch,
                                                                       slow_burn):
     """Typed answers are taken while the sink is gone; speech comes back with it."""
@@ -348,14 +345,11 @@ def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path,
         assert narrator.is_speaking and not narrator.captions_only
         [module] = [line.split()[0] for line in _pactl(env, "list", "short", "modules").splitlines()
                     if "module-null-sink" in line]
-        removed_at = time.monotonic()
         _pactl(env, "unload-module", module)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15  # how soon: bench/speak.py (device_loss_noticed_s)
         while not any(t.startswith("The sound output is gone") for t in shown.texts()):
             assert time.monotonic() < deadline, "the loss was not noticed"
             time.sleep(0.05)
-        lost_at = next(at for at, t in shown if t.startswith("The sound output is gone"))
-        assert lost_at - removed_at < 2.0
         typed.write("first session\n")  # answered while there is no sound
         deadline = time.monotonic() + 10
         while "Track 2: Character Creation" not in shown.texts():
@@ -363,19 +357,45 @@ def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path,
             time.sleep(0.05)
         assert len(journal) == 1
         _pactl(env, "load-module", "module-null-sink", "sink_name=room", "rate=16000")
-        added_at = time.monotonic()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15  # how soon: bench/speak.py (device_return_noticed_s)
         while "The sound output is back." not in shown.texts():
             assert time.monotonic() < deadline, "the sink's return was not noticed"
             time.sleep(0.05)
-        back_at = next(at for at, t in shown if t == "The sound output is back.")
-        assert back_at - added_at < 2.0
         with Recorder() as rec:
-            typed.write("status\n")  # a short answer, spoken
-            time.sleep(4)
-        assert len(rec.loud_times()) > 25, "speech resumed in the room"
+            typed.write("status\n")  # spoken (or, if the sink came back mid-track, the track)
+            deadline = time.monotonic() + 15
+            while len(rec.loud_times()) <= 25:  # half a second of speech
+                assert time.monotonic() < deadline, "speech did not resume in the room"
+                time.sleep(0.1)
+        typed.write("stop\n")  # whatever is still read, the question comes
         typed.write("quit\n")
         typed.close()  # and the input ends: the session is saved and the loop returns
         loop.join(60)
         assert not loop.is_alive()
         narrator.close()
+
+
+def test_in_a_session_each_sentence_is_captioned_as_it_is_heard_never_ahead(speaker):
+    """Through the session loop: a line of two sentences and a question are captioned
+    sentence by sentence as each is heard (the loop hands its captions to the speaker)."""
+    from narrator.session.console import TextEars
+    from narrator.session.game import Session
+    from narrator.session.loop import Table
+    from toy_game import INFO, SCRIPT
+
+    shown = Shown()
+    read_end, write_end = os.pipe()  # typed input that stays quiet
+    ears = TextEars(io.TextIOWrapper(os.fdopen(read_end, "rb")), echo=False)
+    table = Table(Session(INFO, SCRIPT, {}), ears, shown, _Journal(), speaker())
+    with Recorder() as rec:
+        table.deliver([Said(" ".join(SHORT[:2]), "line"), Said(SHORT[2], "prompt")])
+        time.sleep(0.4)
+    os.close(write_end)
+    heard = [(a, b) for a, b in bursts(rec.loud_times()) if b - a > 0.2]  # not an underrun's
+    captions = [(at, text) for at, text in shown if not text.startswith("[")]
+    assert [text for _, text in captions] == SHORT and len(heard) == len(SHORT), heard
+    for (at, text), (start, _), previous in zip(captions, heard, [None] + heard[:-1]):
+        assert at <= start + 0.3, f"{text!r} captioned {at - start:.2f} s after it was heard"
+        assert at >= start - 0.05, f"{text!r} captioned {start - at:.2f} s ahead of its sound"
+        if previous is not None:
+            assert at >= previous[1] - 0.15, f"{text!r} captioned before the last one ended"

@@ -149,6 +149,9 @@ def test_no_output_device_gives_no_speaker_and_says_what_to_check(capsys):
 def test_without_a_device_every_sentence_is_captioned_in_order_and_the_loss_once(renderer):
     shown = []
     speaker = Speaker(NO_DEVICE, renderer, shown.append)
+    deadline = time.monotonic() + 5
+    while not speaker.captions_only and time.monotonic() < deadline:  # no device: noticed
+        time.sleep(0.01)
     speaker.say(Said("Track 5: The Setting", "heading"))
     speaker.say(Said("As a blacklisted spy, you're on all the watchlists. Nobody helps."))
     assert speaker.wait(5)
@@ -280,3 +283,35 @@ def test_narrator_voices_try_refuses_an_unknown_voice_by_name():
 
     result = CliRunner().invoke(app, ["voices", "--try", "festival:nope"])
     assert result.exit_code == 1 and "no voice 'nope'" in result.output
+
+
+def test_a_mouth_that_captions_shows_each_line_as_heard_and_marks_a_passage_said_again():
+    """The loop hands its captions to a Speaker-like mouth (``caption_to``): every spoken line
+    is captioned once, by the mouth, and a passage said again after "repeat" is marked."""
+    from test_loop_states import Mouth, play
+
+    class Captioning(Mouth):
+        def caption_to(self, show):
+            self.show = show
+
+        def say(self, said, again=False):
+            super().say(said)
+            self.show(Said(f"(again) {said.text}" if again else said.text, said.kind))
+
+    transcript, _, _, mouth, *_ = play([("asking", "next"), ("asking", "go to track 2"),
+                                        ("asking", "repeat")], mouth=Captioning())
+    shown = [line for line in transcript.splitlines() if line and not line.startswith("[")]
+    again = len(["Track 2: Credits", "Made for tests.", "How many players?"])
+    assert shown == mouth.spoken[:-again] + [f"(again) {t}" for t in mouth.spoken[-again:]]
+    assert mouth.spoken[-again:] == ["Track 2: Credits", "Made for tests.", "How many players?"]
+
+
+def test_the_first_words_of_a_long_sentence_render_as_their_own_clause():
+    from narrator.voice.tts import first_clause
+
+    long = "You have been dumped in a city, with no money and no friends to call on."
+    assert first_clause(long) == ["You have been dumped in a city,",
+                                  "with no money and no friends to call on."]
+    assert first_clause("Roll three dice for the Opposition, please.") == [
+        "Roll three dice for the Opposition, please."]  # too little on one side: whole
+    assert first_clause("Roll the dice.") == ["Roll the dice."]

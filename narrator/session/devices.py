@@ -4,7 +4,8 @@ and go.
 No microphone at the start: typed input; with one, typing still works beside it (``LiveEars``;
 except in push-to-talk mode, where Enter opens the microphone). No sound output: captions
 only. A microphone lost mid-session is said and printed (typing goes on), and it is tried
-again every second until it returns (then said again). The speaker does the same for its output
+again every second until it returns (then said again; PortAudio re-scans its devices between
+tries when no stream is open, so a raw ALSA device that returns under a new number is found). The speaker does the same for its output
 (``Speaker``). Devices are named by index, by PortAudio name, or by PulseAudio/PipeWire sink or
 source name (``pactl``), which is routed through PortAudio's ``pulse`` device.
 """
@@ -24,12 +25,15 @@ from narrator.rules.base import Expectation
 from narrator.session.console import LiveEars, TextEars
 from narrator.session.loop import Ears, Mouth
 from narrator.settings import Settings
+from narrator.voice.streams import rescan
 
 RETRY_SECONDS = 1.0
 SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking on it
+CONFIRM_SECONDS = 0.5  # a stalled microphone is lost when still stalled this much later
 MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
             "when it is back.")
 MIC_BACK = "The microphone is back."
+NO_MIC = "There is no microphone. Type your answers and press Enter."
 ECHO = ("I can hear myself in the microphone, loudly. Turn the speaker down or away from the "
         "microphone, or use headphones, or I may mishear the table.")
 ECHO_FRAMES = 50  # 1.5 s of microphone frames while speaking, and as many while quiet
@@ -111,6 +115,7 @@ class WatchedEars:
         self.clock = clock
         self.lost = False
         self._retry_at = 0.0
+        self._silent_since: float | None = None  # when the source was first seen stalled
         self.echo = EchoCheck(lambda: announce(ECHO))
         self._meter(ears.source)
 
@@ -131,7 +136,11 @@ class WatchedEars:
             heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
             if heard is not None:
                 return heard
-            if not getattr(self.ears.source, "alive", True):
+            if getattr(self.ears.source, "alive", True):
+                self._silent_since = None
+            elif self._silent_since is None:  # a busy machine's audio comes in bursts
+                self._silent_since = self.clock()
+            elif self.clock() - self._silent_since >= CONFIRM_SECONDS:
                 self._lose()
 
     def __getattr__(self, name: str) -> Any:  # ready, notice, ended_at, ... of the ears
@@ -141,6 +150,7 @@ class WatchedEars:
 
     def _lose(self) -> None:
         self.lost, self._retry_at = True, self.clock() + RETRY_SECONDS
+        self._silent_since = None
         close = getattr(self.ears.source, "close", None)
         if close is not None:
             try:
@@ -156,6 +166,7 @@ class WatchedEars:
         try:
             self.ears.source = self.reopen()
         except RuntimeError:
+            rescan()  # a raw ALSA device may come back under a new number
             return
         self._meter(self.ears.source)
         self.lost = False
@@ -222,9 +233,11 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars,
         mouth = make_speaker(settings)
 
     def announce(text: str) -> None:
-        print(f"narrator: {text}", file=sys.stderr, flush=True)
+        """Said and captioned (as it is heard) by the mouth, else printed."""
         if mouth is not None:
             mouth.say(Said(text, "info"))
+        else:
+            print(f"narrator: {text}", file=sys.stderr, flush=True)
 
     ears: Ears = text_ears
     if voice:
@@ -238,4 +251,6 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars,
         except Exception as exc:  # any failure to open a microphone must not end the game
             print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
                   f"what you would say and press Enter.", file=sys.stderr)
+            if mouth is not None:
+                mouth.say(Said(NO_MIC, "info"))
     return ears, mouth

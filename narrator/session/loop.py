@@ -48,7 +48,10 @@ class Mouth(Protocol):
 
     The loop says one sentence at a time and polls ``is_speaking``. ``pause``/``resume`` hold
     a recording in place (speech is stopped and said again instead); ``louder``/``quieter``
-    (the new volume, 0..1) may be missing: the table is told so.
+    (the new volume, 0..1) may be missing: the table is told so; ``skip`` (stop, the rest
+    marked skipped) may be missing: ``stop`` is used. A mouth with ``caption_to``
+    is handed the captions of what it says, to show each sentence as it is heard; it also
+    takes ``say(said, again=True)`` for a passage said again ("repeat").
     """
 
     def say(self, said: Said) -> None: ...
@@ -104,6 +107,11 @@ class Table:
         self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
         self._told: set[str] = set()  # the ears' notices already said
         self._doubt: str | None = None  # an unsure weighty word heard once (see doubtful)
+        self._again: list[Said] = []  # a passage being said again ("repeat")
+        hand_over = getattr(mouth, "caption_to", None)
+        self._mouth_captions = hand_over is not None  # it captions each sentence as heard
+        if hand_over is not None:
+            hand_over(lambda said: self.show(said))
 
     @property
     def echo(self) -> str:
@@ -181,8 +189,10 @@ class Table:
         name = meaning.name if isinstance(meaning, Control) else None
         if name == "pause" and self._cues is not None:
             action, said = self.paused()
-            return said if action == "acted" else (
-                self.session.full(self.session.last_said) if action == "repeat" else self.session.question())
+            if action == "repeat":
+                self._again = self.session.full(self.session.last_said)
+                return list(self._again)
+            return said if action == "acted" else self.session.question()
         if name in ("stop", "resume") and self._cues is not None:
             return self.session.question()
         if name in VOICE_CONTROLS:
@@ -202,6 +212,8 @@ class Table:
             raise _Quit(heard)
         if outcome.control in ("accepted", "unclear"):
             self.cue(outcome.control)
+        if outcome.control == "repeat":
+            self._again = list(said)
         if outcome.control in ("pause", "resume", "stop"):
             return [Said(f'"{outcome.control}" works when speech is on; text mode has nothing '
                          f'playing.', "info")]
@@ -276,12 +288,19 @@ class Table:
             self.state("reading")
         while queue:
             current = queue.pop(0)
-            self.show(current)
             if self.mouth is None:
+                self.show(current)
                 continue
-            self.mouth.say(current)
+            if not self._mouth_captions:
+                self.show(current)
+                self.mouth.say(current)
+            elif any(current is s for s in self._again):  # the mouth captions it, marked
+                self.mouth.say(current, again=True)
+            else:  # captioned by the mouth, sentence by sentence, as each is heard
+                self.mouth.say(current)
             self._spoken = (self._spoken[1], current.text)
             queue = self.reading(current, queue, said)
+        self._again = []
 
     def reading(self, current: Said, queue: list[Said], passage: list[Said]) -> list[Said]:
         """Hear the table while ``current`` plays; what is left to say afterwards."""
@@ -304,8 +323,7 @@ class Table:
             if name in ("stop", "next"):
                 return self.skip(current, queue)
             if name == "repeat":
-                self.mouth.stop()
-                return self.session.full(passage)
+                return self.again(passage)
             if name == "pause":
                 after = self.pause_reading(current, queue, passage)
                 if after is None:
@@ -321,11 +339,18 @@ class Table:
     def skip(self, current: Said, queue: list[Said]) -> list[Said]:
         """Stop reading and go to the question (ask it again when it was being asked)."""
         assert self.mouth is not None
-        self.mouth.stop()
+        getattr(self.mouth, "skip", self.mouth.stop)()  # a Speaker captions what it drops
         self.cue("accepted")
         if current.kind == "prompt":
             return [current]
         return [s for s in queue if s.kind == "prompt"] or self.session.question()
+
+    def again(self, passage: list[Said]) -> list[Said]:
+        """Cut the sentence playing; ``passage`` to say again (captioned as said again)."""
+        assert self.mouth is not None
+        self.mouth.stop()
+        self._again = self.session.full(passage)
+        return list(self._again)
 
     def interject(self, said: list[Said], current: Said, queue: list[Said]) -> list[Said]:
         """Cut the sentence playing, say ``said``, then that sentence again and the rest."""
@@ -360,8 +385,7 @@ class Table:
         if action == "next":
             return self.skip(current, queue)
         if action == "repeat":
-            self.mouth.stop()
-            return self.session.full(passage)
+            return self.again(passage)
         return said
 
     def paused(self, speak: bool = True) -> tuple[str, list[Said]]:

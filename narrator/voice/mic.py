@@ -15,8 +15,8 @@ decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 from __future__ import annotations
 
 import queue
-import sys
 import threading
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -24,6 +24,7 @@ from typing import Callable
 
 import numpy as np
 
+from narrator.voice import streams
 from narrator.voice.echo import SampleClock
 
 RATE = 16000
@@ -128,9 +129,10 @@ class Mic:
         self._heard_at: float | None = None
         self._clock = SampleClock(RATE, output=False)
         try:
-            self._stream = sd.RawInputStream(samplerate=RATE, blocksize=FRAME, device=device,
-                                             channels=1, dtype="int16", callback=self._callback)
-            self._stream.start()
+            self._stream = streams.open_stream(lambda: sd.RawInputStream(
+                samplerate=RATE, blocksize=FRAME, device=device, channels=1, dtype="int16",
+                callback=self._callback))
+            streams.start_stream(self._stream)
         except (sd.PortAudioError, ValueError) as exc:
             raise RuntimeError(f"cannot open the microphone {device!r}: {exc}. Check "
                                f"`narrator devices` and pass --input-device, or play with "
@@ -184,23 +186,13 @@ class Mic:
 
     def close(self) -> None:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
-        for good, so the stream is aborted (no draining) on a helper thread, and the caller
-        waits for it at most a second."""
+        for good, so it is aborted (no draining) on a helper thread, waited for at most a
+        second (``streams.close_stream``)."""
         try:
             self._captured.put_nowait(None)  # the canceller's thread ends
         except queue.Full:
             pass  # it is stuck or gone; a daemon thread does not hold the process
-        closer = threading.Thread(target=self._release, name="microphone-close", daemon=True)
-        closer.start()
-        closer.join(timeout=1.0)
-
-    def _release(self) -> None:
-        import sounddevice as sd
-        try:
-            self._stream.abort()
-            self._stream.close()
-        except sd.PortAudioError:  # the device is already gone: nothing left to release
-            pass
+        streams.close_stream(self._stream)
 
 
 def check_input(device: str | int | None = None) -> None:

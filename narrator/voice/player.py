@@ -7,7 +7,9 @@ clips, so a clip starts within a block; it is reopened only when a clip needs an
 sample rate or channel count.
 
 A stream that stops by itself or stops calling back means the device is gone: ``wait``
-raises ``DeviceLost``.
+raises ``DeviceLost``, and so does a clip that stops advancing (a watchdog: no clip outlives
+its own length by more than STALL_SECONDS). Streams are opened and closed through
+``streams``, so closing one whose device went away never blocks.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 import sounddevice as sd
 import soundfile as sf
 
+from narrator.voice import streams
 from narrator.voice.echo import PLAYED
 
 SPEECH_RATE = 22050  # the stream's rate: every clip is played at it
@@ -80,6 +83,7 @@ class Player:
         self._tick = 0.0
         self._called = False  # the stream has called back since it opened
         self._gain = volume
+        self._due = float("inf")  # when the current clip must have ended (the watchdog)
         self.started = threading.Event()  # set when the current clip's first sample went out
         self.clip_started_at: float | None = None  # perf_counter of the clip's first sample
 
@@ -91,19 +95,20 @@ class Player:
         if s is not None and s.active and s.samplerate == samplerate and s.channels == channels:
             return s
         self.release()
-        s = sd.OutputStream(device=self.device, samplerate=samplerate, channels=channels,
-                            dtype="float32", blocksize=int(samplerate * BLOCK_SECONDS),
-                            latency=LATENCY_SECONDS, callback=self._callback)
         self._tick, self._called = time.monotonic(), False
-        s.start()
+        s = streams.open_stream(lambda: sd.OutputStream(
+            device=self.device, samplerate=samplerate, channels=channels, dtype="float32",
+            blocksize=int(samplerate * BLOCK_SECONDS), latency=LATENCY_SECONDS,
+            callback=self._callback))
         self._stream = s
+        streams.start_stream(s)
         return s
 
     def release(self) -> None:
-        """Close the stream (the next clip or cue opens one again)."""
+        """Close the stream (the next clip or cue opens one again); never blocks for long."""
         s, self._stream = self._stream, None
         if s is not None:
-            s.close(ignore_errors=True)
+            streams.close_stream(s)
 
     def _callback(self, out: np.ndarray, frames: int, when, _status) -> None:
         self._tick, self._called = time.monotonic(), True
@@ -115,6 +120,7 @@ class Player:
                 out[:len(chunk)] = chunk * self._gain
                 if self._pos == 0 and len(chunk):
                     self.clip_started_at = time.perf_counter()
+                    self._due = time.monotonic() + clip.seconds + STALL_SECONDS
                     self.started.set()
                 self._pos += len(chunk)
                 if self._pos >= len(clip.samples):
@@ -158,6 +164,7 @@ class Player:
         with self._lock:
             self._clip, self._pos, self._paused = clip, 0, paused
             self._gain = self.volume
+            self._due = float("inf")
             self.clip_started_at = None
             self.started.clear()
             self._done.clear()
@@ -177,6 +184,7 @@ class Player:
             if self._clip is None or self._paused:
                 return
             self._paused = True
+            self._due = float("inf")
             s = self._stream
             unheard = int(s.latency * s.samplerate) if s is not None else 0
             self._pos = max(0, self._pos - unheard)
@@ -184,6 +192,9 @@ class Player:
     def resume(self) -> None:
         """Continue from the sample where ``pause`` stopped."""
         with self._lock:
+            if self._paused and self._clip is not None:
+                left = (len(self._clip.samples) - self._pos) / self._clip.samplerate
+                self._due = time.monotonic() + left + self.latency + STALL_SECONDS
             self._paused = False
 
     def stop(self) -> None:
@@ -223,11 +234,12 @@ class Player:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the clip ends or is stopped (True) or ``timeout`` passes (False).
 
-        Raises DeviceLost when the stream died or stopped calling back meanwhile.
+        Raises DeviceLost when the stream died or stopped calling back meanwhile, or the clip
+        outlived its length by STALL_SECONDS (the stream stalled; the clip is abandoned).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._done.wait(0.1):
-            if not self.alive:
+            if not self.alive or time.monotonic() > self._due:
                 self.stop()
                 self.release()
                 raise DeviceLost("the sound output stopped")

@@ -1,10 +1,11 @@
 """The Speaker: what the session loop calls to be heard, and who captions what is heard.
 
-``say`` cuts a ``Said`` into sentences, queues them and returns at once; every queued
-sentence starts rendering at once (``tts``, cached per sentence), so the next one is ready
+``say`` cuts a ``Said`` into sentences (the first words after silence into their first
+clause, when not rendered yet), queues them and returns at once; every queued sentence starts
+rendering at once (``tts``, cached per sentence), so the next one is ready
 before the current one ends. A worker thread plays them in order (``player``) and calls
 ``show`` with each sentence as its first sample goes out, so captions keep step with the
-voice; a sentence dropped by ``stop`` is captioned "(skipped)", one played again by ``repeat``
+voice; a sentence dropped by ``skip`` is captioned "(skipped)", one played again by ``repeat``
 "(again)". Rate and volume changes apply from the next sentence.
 
 A *passage* is what was said since the speaker was last idle (a heading starts a new one);
@@ -34,11 +35,12 @@ import soundfile as sf
 from narrator.events import Said
 from narrator.settings import RATE_MAX, RATE_MIN, Settings, load_settings, save_settings
 from narrator.voice.earcons import earcon as make_earcon
-from narrator.voice.tts import INSTALL_HINT, Renderer, TtsError, sentences
+from narrator.voice.tts import INSTALL_HINT, Renderer, TtsError, first_clause, sentences
 
 try:
     import sounddevice as sd
 
+    from narrator.voice import streams
     from narrator.voice.player import SPEECH_RATE, Clip, DeviceLost, Player
     NO_PORTAUDIO = ""
 except OSError as _exc:  # libportaudio2 is missing: make_speaker says so
@@ -53,6 +55,8 @@ RETRY_SECONDS = 0.5
 DEVICE_HINT = ("check that a sound device is connected and PulseAudio/PipeWire runs "
                "(libportaudio2 must be installed); `narrator devices` lists outputs, "
                "--output-device picks one")
+OUTPUT_LOST = "The sound output is gone; captions go on, and speech comes back when it does."
+OUTPUT_BACK = "The sound output is back."
 Show = Callable[[Said], None]
 
 
@@ -68,8 +72,11 @@ class _Item:
     passage: int
     captions: list[Said] = field(default_factory=list)
     mark: str = ""  # "again" when repeated
+    shown: bool = False  # already captioned (a device message, shown when it happened)
 
     def caption(self, mark: str | None = None) -> list[Said]:
+        if self.shown:
+            return []
         mark = self.mark if mark is None else mark
         first = Said(f"({mark}) {self.said.text}" if mark else self.said.text, self.said.kind)
         return [first] + self.captions
@@ -103,12 +110,18 @@ class Speaker:
 
     # ------------------------------------------------------------------ the loop's calls
 
-    def say(self, said: Said) -> None:
-        """Queue ``said`` (sentence by sentence); returns at once."""
+    def caption_to(self, show: Show) -> None:
+        """Caption through ``show`` from now on (the session loop hands its captions over)."""
+        self._show = show
+
+    def say(self, said: Said, again: bool = False) -> None:
+        """Queue ``said`` (sentence by sentence; captioned "(again)" when ``again``); returns
+        at once."""
         if not (said.audio or said.text.strip()):
             return
         with self._cond:
-            if said.kind == "heading" or (not self._queue and not self._busy):
+            idle = not self._queue and not self._busy
+            if said.kind == "heading" or idle:
                 self._passages = {n: p for n, p in self._passages.items()
                                   if n >= self._passage}
                 self._last += 1
@@ -118,8 +131,8 @@ class Speaker:
                 passage[-1].captions.append(said)  # a recording's text shows as it starts
                 return
             parts = [said] if said.audio or said.kind == "caption" else \
-                [Said(s, said.kind) for s in sentences(said.text)]
-            items = [_Item(p, self._last) for p in parts]
+                [Said(s, said.kind) for s in self._pieces(said.text, idle)]
+            items = [_Item(p, self._last, mark="again" if again else "") for p in parts]
             passage.extend(items)
             self._queue.extend(items)
             self._cond.notify_all()
@@ -127,6 +140,15 @@ class Speaker:
             for item in items:
                 if item.said.kind != "caption":
                     self._renderer.prefetch(item.said.text, self.settings.rate)
+
+    def _pieces(self, text: str, first: bool) -> list[str]:
+        """The sentences of ``text``; when they are the ``first`` words after silence and the
+        first sentence is not rendered yet, its first clause apart (it renders sooner)."""
+        parts = sentences(text)
+        if first and parts and self._renderer is not None and not self.captions_only and \
+                not self._renderer.path_for(parts[0], self.settings.rate).exists():
+            parts[:1] = first_clause(parts[0])
+        return parts
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been spoken; True when done."""
@@ -167,8 +189,8 @@ class Speaker:
             self._paused = False
             self._interrupt()
 
-    def stop(self) -> None:
-        """Stop the reading: cut the sentence playing and drop (caption as skipped) the rest."""
+    def stop(self) -> list[_Item]:
+        """Cut the sentence playing and drop the rest (what was dropped)."""
         with self._cond:
             dropped = list(self._queue)
             self._queue.clear()
@@ -176,7 +198,12 @@ class Speaker:
             self._interrupt()
         if self._renderer is not None:
             self._renderer.cancel_prefetch()
-        for item in dropped:
+        return dropped
+
+    def skip(self) -> None:
+        """Stop the reading for good ("stop", "next"): as ``stop``, the rest captioned as
+        skipped."""
+        for item in self.stop():
             for said in item.caption("skipped"):
                 self._show(said)
 
@@ -259,8 +286,7 @@ class Speaker:
             self._lost, self._retry_at = True, time.monotonic() + RETRY_SECONDS
             self._player.stop()
             self._player.release()
-        self._show(Said("The sound output is gone; captions go on, and speech comes back "
-                        "when it does.", "info"))
+        self._show(Said(OUTPUT_LOST, "info"))
         LOG.info("sound output lost (%s)", self.settings.output_device)
 
     def _retry(self) -> None:
@@ -272,9 +298,13 @@ class Speaker:
             with self._cond:
                 self._player.check(keep=True)
         except (sd.PortAudioError, ValueError):
+            streams.rescan()  # a raw ALSA device may come back under a new number
             return
         self._lost = False
-        self._show(Said("The sound output is back.", "info"))
+        back = Said(OUTPUT_BACK, "info")
+        self._show(back)  # at once, and said first
+        with self._cond:
+            self._queue.appendleft(_Item(back, self._passage, shown=True))
 
     def _mute_for(self, message: str) -> None:
         self._mute = True

@@ -49,6 +49,20 @@ def sentences(text: str) -> list[str]:
             if part.strip()]
 
 
+CLAUSE_END = re.compile(r"[,;:]\s+|\s+[-\u2013\u2014]+\s+")
+CLAUSE_WORDS = 4  # a first clause is cut off only with this many words on each side
+
+
+def first_clause(sentence: str) -> list[str]:
+    """``sentence`` as its first clause and the rest, so the first words of a reading need not
+    wait for a long sentence to render; whole when no clause break leaves CLAUSE_WORDS words on
+    each side."""
+    for match in CLAUSE_END.finditer(sentence):
+        head, rest = sentence[:match.start() + 1].strip(), sentence[match.end():].strip()
+        if len(head.split()) >= CLAUSE_WORDS and len(rest.split()) >= CLAUSE_WORDS:
+            return [head, rest]
+    return [sentence]
+
 
 class _TtsThread:
     """The one thread that touches the speech engine; jobs run in order."""
