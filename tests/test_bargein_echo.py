@@ -84,6 +84,24 @@ def test_the_output_to_capture_delay_is_found_and_followed_when_it_changes(delay
     assert tracker.seconds == pytest.approx(delay + 0.08, abs=0.003)
 
 
+def cleaned(canceller: EchoCanceller, mic: np.ndarray, start: float) -> np.ndarray:
+    """``mic`` through ``canceller`` in 30 ms frames, captured from ``start``."""
+    out = []
+    for i in range(0, len(mic), 480):
+        frame = (mic[i:i + 480] * 32767).astype(np.int16).tobytes()
+        out.append(np.frombuffer(canceller.clean(frame, start + i / RATE), np.int16) / 32767)
+    return np.concatenate(out)
+
+
+def test_a_microphone_that_does_not_hear_the_narrator_is_left_as_it_is():
+    """Headphones, or a separate sink: the table's words pass untouched while it reads (AEC3
+    would otherwise suppress them as if they were echo)."""
+    narration, player = speechlike(12.0, 7), speechlike(12.0, 8) * 0.5
+    canceller = EchoCanceller(played(narration, start=200.0))
+    clean = cleaned(canceller, player, 200.0)
+    np.testing.assert_allclose(clean, player, atol=2 / 32767)
+
+
 def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
     narration, player = speechlike(12.0, 5), speechlike(12.0, 6) * 0.5
     reference = played(narration, start=100.0)
@@ -95,12 +113,7 @@ def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
     talk = np.zeros_like(player)
     talk[9 * RATE:] = player[9 * RATE:]  # a player speaks over the narration from 9 s on
     mic = np.clip(echo + talk, -1, 1)
-    canceller = EchoCanceller(reference)
-    out = []
-    for i in range(0, len(mic), 480):
-        frame = (mic[i:i + 480] * 32767).astype(np.int16).tobytes()
-        out.append(np.frombuffer(canceller.clean(frame, 100.0 + i / RATE), np.int16) / 32767)
-    clean = np.concatenate(out)
+    clean = cleaned(EchoCanceller(reference), mic, 100.0)
     narration_only = slice(5 * RATE, 9 * RATE)
     assert level_db(echo[narration_only]) - level_db(clean[narration_only]) > 25
     both = slice(9 * RATE, 12 * RATE)

@@ -33,6 +33,8 @@ EVERY = 1.0                # seconds between its estimates
 MIN_PEAK = 0.3             # normalised correlation an estimate needs
 KEEP = 3                   # estimates the median is taken over
 HOLD = 0.05                # a change the canceller follows itself (AEC3 estimates delay too)
+FORGET = 10.0              # seconds without the narrator found in the capture before it is
+                           # taken to be inaudible there (headphones, another room)
 
 
 class SampleClock:
@@ -180,6 +182,7 @@ class DelayTracker:
         self._capture: deque[np.ndarray] = deque(maxlen=int(WINDOW * RATE / 480) + 1)
         self._last = -EVERY
         self._found = False
+        self._heard_at = -FORGET  # when the narrator's voice was last found in the capture
 
     def observe(self, frame: np.ndarray, at: float) -> None:
         """Keep a captured frame (float32, heard from ``at``); estimate when it is time."""
@@ -196,10 +199,16 @@ class DelayTracker:
             return  # the narrator is silent, or the microphone does not hear it
         lag, peak = estimate_lag(capture, reference, round(before * RATE))
         if peak >= MIN_PEAK:
+            self._heard_at = at
             self.estimates.append(lag / RATE)
             median = float(np.median(self.estimates))
             if not self._found or abs(median - self.seconds) > HOLD:
                 self.seconds, self._found = median, True
+
+
+    def audible(self, at: float) -> bool:
+        """Whether the microphone heard the narrator in the last FORGET seconds."""
+        return at - self._heard_at < FORGET
 
 
 def _level(x: np.ndarray) -> float:
@@ -207,7 +216,10 @@ def _level(x: np.ndarray) -> float:
 
 
 class EchoCanceller:
-    """WebRTC AEC3 on 16 kHz int16 microphone frames, with ``PLAYED`` as its far end."""
+    """WebRTC AEC3 on 16 kHz int16 microphone frames, with ``PLAYED`` as its far end. It runs
+    only while the narrator's voice is found in the capture: a microphone that does not hear it
+    (headphones, a separate sink) is passed on untouched, since AEC3's suppression there only
+    takes away the table's own words while the narrator speaks."""
 
     def __init__(self, reference: OutputReference = PLAYED) -> None:
         from livekit import rtc
@@ -222,6 +234,8 @@ class EchoCanceller:
         """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice."""
         near = np.frombuffer(frame, np.int16)
         self.delay.observe(near.astype(np.float32) / 32768.0, at)
+        if not self.delay.audible(at):
+            return frame
         far = self.reference.read(at - self.delay.seconds + LEAD, len(near))
         far16 = (np.clip(far, -1.0, 1.0) * 32767).astype(np.int16)
         out = bytearray()
