@@ -315,3 +315,20 @@ def test_the_first_words_of_a_long_sentence_render_as_their_own_clause():
     assert first_clause("Roll three dice for the Opposition, please.") == [
         "Roll three dice for the Opposition, please."]  # too little on one side: whole
     assert first_clause("Roll the dice.") == ["Roll the dice."]
+
+
+def test_a_sound_library_line_said_a_million_times_is_logged_a_few_times(caplog):
+    """A stream left behind on a lost device repeats one complaint endlessly: the log keeps it
+    once with counts, so it cannot fill the disk; a different line is logged at once."""
+    from narrator.voice.sound_log import Repeats
+
+    spin = "Expression 'self->capture.ready || self->playback.ready' failed in 'pa_linux_alsa.c'"
+    noise = Repeats()
+    with caplog.at_level("INFO", logger="narrator.sound"):
+        for _ in range(1_000_000):
+            noise.log(spin)
+        noise.log("ALSA lib pcm.c: underrun occurred")
+    logged = [r.getMessage() for r in caplog.records]
+    assert logged[0] == spin and logged[-1] == "ALSA lib pcm.c: underrun occurred"
+    assert len(logged) == 1 + 5 + 1  # then at 10, 100, ... 100000 more times
+    assert logged[-2] == "(the line above came 100000 more times)"

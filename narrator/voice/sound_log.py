@@ -57,6 +57,25 @@ def _on_alsa_error(file: bytes, line: int, function: bytes, err: int, fmt: bytes
              err)
 
 
+class Repeats:
+    """Logs a noise line once, then how often it came again at 10, 100, 1000... times: a stream
+    left behind on a device that went away can print the same line millions of times an hour,
+    and the log must not fill the disk."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.count = 0
+
+    def log(self, line: str) -> None:
+        if line != self.last:
+            self.last, self.count = line, 0
+            LOG.info("%s", line)
+            return
+        self.count += 1
+        if self.count >= 10 and str(self.count).strip("0") == "1":
+            LOG.info("(the line above came %d more times)", self.count)
+
+
 def _filter_stderr() -> None:
     """Route fd 2 through a pipe; a thread logs the noise and passes the rest on."""
     global _FILTERING
@@ -69,6 +88,7 @@ def _filter_stderr() -> None:
     os.close(write_end)
 
     def pump() -> None:
+        noise = Repeats()
         with os.fdopen(read_end, "rb", buffering=0) as pipe:
             pending = b""
             while chunk := pipe.read(4096):
@@ -76,7 +96,7 @@ def _filter_stderr() -> None:
                 *lines, pending = pending.split(b"\n")
                 for line in lines:
                     if NOISE.match(line):
-                        LOG.info("%s", line.decode(errors="replace"))
+                        noise.log(line.decode(errors="replace"))
                     else:
                         os.write(real, line + b"\n")
             if pending:
