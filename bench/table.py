@@ -64,6 +64,7 @@ LOAD_WAIT = 300  # seconds for the narrator to load and ask its first question
 QUIET = 30.0  # seconds after an answer with nothing heard: the table says it again (a loaded
 # machine can take 20 s to decode one utterance)
 TRIES = 4  # times an answer is said before the table gives up on it
+RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
 DOUBT = "Say it again to be sure."
 MISSED = "Didn't catch that."
@@ -283,6 +284,10 @@ def words(text: str) -> list[str]:
 RESPONSES = ("said", "earcon", "state", "applied")
 
 
+class Stuck(Exception):
+    """The game cannot go on by voice (a pause never resumed): the run ends, not completed."""
+
+
 class Players:
     """The table: answers each question from the plan, interrupts, talks, corrects."""
 
@@ -301,6 +306,13 @@ class Players:
 
     def play(self, steps: list[Step]) -> bool:
         """Answer every step; True when each was taken as planned."""
+        try:
+            return self._play(steps)
+        except Stuck as stuck:
+            self.tally.findings.append(str(stuck))
+            return False
+
+    def _play(self, steps: list[Step]) -> bool:
         i = 0
         while i < len(steps):
             event = self.await_question(LOAD_WAIT if i == 0 else 1800)
@@ -465,8 +477,11 @@ class Players:
         if self.interrupt and roll < 0.25:
             if self.control("pause", lambda e: e == {**e, "event": "state", "name": "paused"}):
                 time.sleep(1.0)
-                self.control("resume", lambda e: e["event"] == "said"
-                             and e["kind"] in ("heading", "line") or asked(e))
+                resumed = any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
+                                           in ("heading", "line") or asked(e))
+                              for _ in range(RESUME_ROUNDS))
+                if not resumed:  # a table would type it now; the run ends, not completed
+                    raise Stuck("resume never heard while paused")
         elif self.interrupt and roll < 0.35:
             self.control("repeat", lambda e: e["event"] == "heard"
                          and e["meaning"] == {"type": "Control", "name": "repeat", "arg": None})
