@@ -475,7 +475,12 @@ class Players:
         if self.stream.wait(self.cursor, asked, 0) is not None:
             return  # a short passage: already asking
         if self.interrupt and roll < 0.25:
+            mark = len(self.stream.events)
             if self.control("pause", lambda e: e == {**e, "event": "state", "name": "paused"}):
+                # a table lets the narrator finish "Paused. Say resume to go on." (its own
+                # "resume" is no command: the self-trigger guard drops what it is saying)
+                self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED,
+                                 QUIET)
                 time.sleep(1.0)
                 resumed = any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
                                            in ("heading", "line") or asked(e))
