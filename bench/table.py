@@ -63,6 +63,7 @@ PLAYERS = ("flite:slt", "festival:slt-hts", "flite:rms", "espeak:en-us", "flite:
 LOAD_WAIT = 300  # seconds for the narrator to load and ask its first question
 QUIET = 30.0  # seconds after an answer with nothing heard: the table says it again (a loaded
 # machine can take 20 s to decode one utterance)
+PATIENCE = 1800  # seconds the table waits for the next question (a long track read whole)
 TRIES = 4  # times an answer is said before the table gives up on it
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
@@ -315,7 +316,7 @@ class Players:
     def _play(self, steps: list[Step]) -> bool:
         i = 0
         while i < len(steps):
-            event = self.await_question(LOAD_WAIT if i == 0 else 1800)
+            event = self.await_question(LOAD_WAIT if i == 0 else PATIENCE)
             if event is None or event["event"] == "end":
                 return False
             if self.go_back_now(steps, i):
@@ -440,7 +441,7 @@ class Players:
         """The next question (or end), the passages before it played over; None by timeout."""
         while True:
             at = self.stream.wait(self.cursor, lambda e: asked(e) or e == {
-                **e, "event": "state", "name": "reading"}, 1800)
+                **e, "event": "state", "name": "reading"}, PATIENCE)
             if at is None:
                 return None
             event = self.stream.events[at]
