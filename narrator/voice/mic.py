@@ -2,7 +2,8 @@
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
 30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
-the callback status. Given an echo canceller (``voice/echo.py``), a thread of its own takes
+the callback status, and shows each frame as captured to its ``tap`` (a level meter that must
+see the narrator's voice before it is cancelled). Given an echo canceller (``voice/echo.py``), a thread of its own takes
 the narrator's voice out of each frame as it comes in, so cancellation keeps up with the sound
 even while a recogniser decoding holds up the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
@@ -119,6 +120,8 @@ class Mic:
         import sounddevice as sd
 
         self.echo = echo  # an EchoCanceller, or None: the frames as captured
+        #: called with each frame as captured, before echo cancellation (in PortAudio's thread)
+        self.tap: Callable[[bytes], None] | None = None
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
         self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
         if echo is not None:
@@ -148,6 +151,8 @@ class Mic:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
+        if self.tap is not None:
+            self.tap(bytes(data))
         try:
             if self.echo is None:
                 self._frames.put_nowait(bytes(data))
