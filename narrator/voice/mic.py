@@ -146,7 +146,7 @@ class Mic:
         ago = when.currentTime - when.inputBufferAdcTime
         if not 0.0 <= ago < 1.0:  # no usable time stamps from this host API
             ago = self._stream.latency
-        at = self._clock.stamp(now - ago - frames / RATE, frames)
+        at = self._clock.stamp(now - ago - frames / RATE, frames, bool(status.input_overflow))
         if status.input_overflow:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
