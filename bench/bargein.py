@@ -12,13 +12,18 @@ itself as a laptop does at a table.
   enhancement (capture power over cancelled power, dB, over the seconds in which the
   narrator is heard, after the first 5 s), the output → capture delay the tracker settles on,
   and the canceller's CPU time as a share of one core.
-* ``commands``: the whole session loop reads Track 1; "pause", "next", "stop" and "repeat" are
-  said over the narration by ``--voices`` voices at each level. Acted: the loop did what the
-  word asks (paused; went to the question; read the passage again) within 5 s. Latency: end
-  of the word (the clip's last loud 10 ms) to the narration stopping (the speaker told to
-  stop or pause, plus the output stream's latency), p50/p95.
-* ``idle``: the loop reads with nobody speaking for ``--idle-minutes``; every command acted
-  on, answer held or "didn't catch that" is a self-trigger; the count is scaled to an hour.
+* ``commands``: the whole session loop reads Track 1 (from its start for each trial);
+  "pause", "next", "stop" and "repeat" are said over the narration by ``--voices`` voices at
+  each level. Acted: the loop did what the word asks (paused; went to the question; read the
+  passage again) within 5 s. Latency: end of the word (the clip's last loud 10 ms) to the
+  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
+  latency), p50/p95. Each trial prints what the recogniser decoded meanwhile (free text ->
+  the phrase chosen, confidence, utterance length); the capture before and after the
+  canceller, what was played and the trials are kept in ``--out`` (commands_*.wav/.npy).
+* ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
+  start whenever it reaches the question); every utterance the ears hand to the loop (a
+  command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
+  scaled to an hour.
 
 Figures depend on the machine's load: say so when reporting them.
 """
@@ -47,7 +52,7 @@ from narrator.events import Said  # noqa: E402
 from narrator.rules import registry  # noqa: E402
 from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
-from narrator.session.loop import MISSED, PAUSED, Table  # noqa: E402
+from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
 from narrator.voice.echo import EchoCanceller  # noqa: E402
 from narrator.voice.mic import Mic  # noqa: E402
@@ -214,7 +219,7 @@ class Room:
         if self.thread is None:
             return
         self.ears.closing.set()
-        self.mouth.stop()
+        self.mouth._speaker.stop()  # the bench's own stop: not one the table asked for
         self.thread.join(timeout=30)
 
     def wait(self, test, after: float, timeout: float):
@@ -381,10 +386,8 @@ def part_idle(env, minutes: float, engine: str) -> None:
     finally:
         room.close()
     reading = time.monotonic() - began
-    triggers = [c for c in room.captions.since(began)
-                if c[2] in (PAUSED, MISSED) or c[2].startswith("Heard ")]
-    acts = len(room.mouth.stops) + len(triggers)
-    print(f"heard while nobody spoke: {room.ears.heard}")
+    acts = len(room.ears.heard)  # each acted, was held or was "didn't catch that"
+    print(f"heard while nobody spoke: {[(mode, text) for _, mode, text in room.ears.heard]}")
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
 
