@@ -3,9 +3,10 @@
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
 30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
 the callback status, and shows each frame as captured to its ``tap`` (a level meter that must
-see the narrator's voice before it is cancelled). Given an echo canceller (``voice/echo.py``), a thread of its own takes
-the narrator's voice out of each frame as it comes in, so cancellation keeps up with the sound
-even while a recogniser decoding holds up the reader. ``Endpointer``
+see the narrator's voice before it is cancelled). Given an echo canceller
+(``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
+comes in, so cancellation keeps up with the sound even while a recogniser decoding holds up
+the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on. A short
