@@ -17,7 +17,8 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
-   says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
+   means something else ("pass" and "pause" scored alike are a guess; "tail" and "tails", or
+   "track one" and "read track one", not),
    times ½ when the best transcript is not the phrase (a guess: always read back before it
    counts), ¼ when that transcript is one or two words longer, and 0 when it is longer still (a long
    garbled sentence of talk piles up many unlikely words and would otherwise lose to any
@@ -37,10 +38,11 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
-from narrator.understand import key, normalise
+from narrator.understand import normalise
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
 
@@ -204,7 +206,8 @@ class Whisper:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
-        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best))
+        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best),
+                                    grammar.same)
         return chosen, confidence, once(best)
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
@@ -249,14 +252,17 @@ class Whisper:
         return best
 
 
-def choose(candidates: list[str], scores: list[float], free: float,
-           transcript: str) -> tuple[str, float]:
+def choose(candidates: list[str], scores: list[float], free: float, transcript: str,
+           same: Callable[[str, str], bool]) -> tuple[str, float]:
     """The best-scoring candidate and its confidence (see the module docstring, step 3);
-    ``free`` is the score of the best transcript, ``transcript`` that text normalised."""
+    ``free`` is the score of the best transcript, ``transcript`` that text normalised,
+    ``same(a, b)`` whether two phrases mean the same now (``Grammar.same``)."""
     ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
     chosen, first = candidates[ranked[0]], scores[ranked[0]]
-    said = key(chosen)  # a rival says something else: "please pause" is no rival of "pause"
-    second = max((scores[i] for i in ranked if key(candidates[i]) != said), default=-np.inf)
+    # a rival means something else: "please pause" is no rival of "pause", nor "read track
+    # one" of "track one"
+    second = max((scores[i] for i in ranked if not same(candidates[i], chosen)),
+                 default=-np.inf)
     fit = np.exp(min(0.0, first - free) / SCALE)
     apart = 1.0 - np.exp(-(first - second) / TIE)
     transcript = once(transcript)
