@@ -12,7 +12,7 @@ from narrator.understand import (
 )
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
-from narrator.voice.listener import ACCEPT_AT, SURE_AT, decide
+from narrator.voice.listener import ACCEPT_AT, NEAR_AT, SURE_AT, decide
 
 EVERY_WORD = lambda word: True  # noqa: E731
 DICE = Expectation(Line("ask"), (AcceptDice(6, 1, 2),))
@@ -40,7 +40,8 @@ def test_a_short_miss_is_unclear_and_long_talk_is_dropped():
 
 
 def test_a_near_miss_is_unclear_even_when_long():
-    near = whisper("go back", 0.07, free="Go back, back, back.", seconds=2.5)
+    near = whisper("go back", (NEAR_AT + ACCEPT_AT["whisper"]) / 2, free="Go back, back, back.",
+                   seconds=2.5)
     assert isinstance(near.meaning, Unclear)
 
 
