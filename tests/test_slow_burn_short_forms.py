@@ -54,6 +54,13 @@ def test_a_refused_roll_hears_why_then_the_whole_question():
     assert said[-1].text == render_line(SCRIPT, line) != second.text
 
 
+def test_a_session_resumed_on_another_evening_hears_the_whole_question():
+    played, [_, (second, line)] = job_roll_prompts(2)
+    session = Session(INFO, SCRIPT, dict(INFO.rules.options), roller=Roller(7))
+    session.replay(played.inputs)
+    assert session.resumed()[-1].text == render_line(SCRIPT, line) != second.text
+
+
 def fields(text: str) -> set[str]:
     return {re.split(r"[:!.\[]", name)[0] for _, name, _, _ in Formatter().parse(text) if name}
 

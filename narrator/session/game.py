@@ -83,10 +83,11 @@ class Session:
         return self._remember(self._say(self._first.say) + self._prompt())
 
     def resumed(self) -> list[Said]:
-        """What to say when a saved session is picked up again."""
+        """What to say when a saved session is picked up again (the question in full)."""
         inputs = counted(len(self.inputs), "input")
         intro = [Said(f"Resuming {self.info.title} after {inputs}.", "info")]
-        return self._remember(intro + self._say(self.rules.status(self.state)) + self._prompt())
+        status = self._say(self.rules.status(self.state))
+        return self._remember(intro + status + self.full(self._prompt()))
 
     # ------------------------------------------------------------------ the pure step
 
