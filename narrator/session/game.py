@@ -105,8 +105,9 @@ class Session:
         return self._game_input(meaning, sure)
 
     def question(self) -> list[Said]:
-        """The question waiting now (or the game's end)."""
-        return self._prompt()
+        """The question waiting now, in full (or the game's end): the shell asks it again after
+        a miss or a pause."""
+        return self.full(self._prompt())
 
     def commit(self) -> list[Said]:
         """Adopt the input staged by the last ``hear`` (call after it was journaled)."""
