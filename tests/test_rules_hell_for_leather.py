@@ -712,12 +712,16 @@ def test_co_op_does_not_announce_the_cup_twice():
     assert render(SCRIPT, step.say[0])[0].text.startswith("Phoenix's turn: Alex narrates")
 
 
-def test_a_co_op_adversary_of_two_reads_right_and_one_excess_result_is_singular():
+def test_a_co_op_adversary_of_two_reads_right_and_one_of_a_thing_is_singular():
     line = Line("turn.start", {"team": "Phoenix", "narrator": "Susan",
                                "adversary": ["Alex", "Kim"]})
     assert render(SCRIPT, line)[0].text == (
         "Phoenix's turn: Susan narrates, and the Adversary is Alex and Kim.")
     assert "1 more result." in render(SCRIPT, Line("curse.excess", {"extra": 1}))[0].text
+    assert "Add up the 1 fallen Heat die." in render(SCRIPT, Line("fall.total", {"fallen": 1}))[0].text
+    accepted = render(SCRIPT, Line("dilemma.accepted", {"adversary": ["Alex", "Kim"],
+                                                        "narrator": "Susan"}))[0].text
+    assert "Alex and Kim narrates" not in accepted and "Alex and Kim" in accepted
 
 
 def test_a_barred_skill_claim_is_not_offered():
