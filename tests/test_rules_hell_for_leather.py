@@ -694,13 +694,13 @@ def test_a_risk_is_explained_the_first_time_and_short_after():
 
 def test_a_second_recount_does_not_read_the_dice_back_again():
     """The table just heard every die it reported: the second time, "which die" asks for a
-    number only, and the die's question says what it was, not the list of answers."""
+    number only, and the die's question names the die alone, not the list of answers."""
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "risk", "merit", "recount", "1", "merit", "recount")
     assert shown(prompt(state)) == "recount.which.short"
-    assert text(state) == "Which die changed, 1 to 2?"
+    assert text(state) == "Recount: which die, 1 to 2?"
     state, _ = say(state, "2")
-    assert text(state) == "Die 2, was merit: what is it now?"
+    assert text(state) == "Die 2, now?"
 
 
 def test_co_op_does_not_announce_the_cup_twice():
