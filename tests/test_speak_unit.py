@@ -332,3 +332,53 @@ def test_a_sound_library_line_said_a_million_times_is_logged_a_few_times(caplog)
     assert logged[0] == spin and logged[-1] == "ALSA lib pcm.c: underrun occurred"
     assert len(logged) == 1 + 5 + 1  # then at 10, 100, ... 100000 more times
     assert logged[-2] == "(the line above came 100000 more times)"
+
+
+# ------------------------------------------------------------------ the first words first
+
+
+class _Ears:
+    """Ears that hear "ready" at once (what WatchedEars makes and wraps)."""
+
+    ready = True
+
+    def __init__(self) -> None:
+        from narrator.voice.mic import Frames
+        self.source = Frames(b"\0" * 960 * 10)
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        return "ready"
+
+
+def test_the_microphone_is_opened_only_once_the_first_words_are_heard():
+    from narrator.session.devices import WatchedEars
+
+    made, said, first_sound = [], [], threading.Event()
+    ears = WatchedEars(None, _Ears, said.append,
+                       later=(lambda: made.append(_Ears()) or made[-1], first_sound))
+    assert ears.listen(None, timeout=0.3) is None
+    assert not made and not ears.ready  # the recogniser is not loading yet: typing works
+    first_sound.set()
+    assert ears.listen(None, timeout=0.3) == "ready"
+    assert len(made) == 1 and ears.ready and not said
+
+
+def test_a_microphone_that_cannot_be_opened_after_the_first_words_is_said_once(capsys):
+    from narrator.session.devices import NO_MIC, WatchedEars
+
+    said, first_sound = [], threading.Event()
+    first_sound.set()
+
+    def no_microphone():
+        raise RuntimeError("no microphone to listen with")
+
+    ears = WatchedEars(None, _Ears, said.append, later=(no_microphone, first_sound))
+    assert ears.listen(None, timeout=0.2) is None and ears.listen(None, timeout=0.2) is None
+    assert said == [NO_MIC] and not ears.ready
+    assert "no microphone to listen with" in capsys.readouterr().err
+
+
+def test_without_a_device_the_first_words_are_not_waited_for(renderer):
+    speaker = Speaker(NO_DEVICE, renderer)
+    assert speaker.first_sound.wait(5)  # the device is gone: nothing will be heard
+    speaker.close()
