@@ -382,3 +382,48 @@ def test_without_a_device_the_first_words_are_not_waited_for(renderer):
     speaker = Speaker(NO_DEVICE, renderer)
     assert speaker.first_sound.wait(5)  # the device is gone: nothing will be heard
     speaker.close()
+
+
+class _ReadingMouth:
+    """A mouth that reads each line for a second (what the loop waits on)."""
+
+    def __init__(self) -> None:
+        self.until = 0.0
+
+    def say(self, said) -> None:
+        self.until = time.monotonic() + 1.0
+
+    @property
+    def is_speaking(self) -> bool:
+        return time.monotonic() < self.until
+
+    def earcon(self, name: str) -> None:
+        pass
+
+
+def test_typed_play_with_speech_waits_idle_while_the_narrator_reads():
+    """`--input text --speak`: nothing is typed while a line is read, and the loop must not spin
+    meanwhile (it took a third of a core, and starved the speaker's thread of its lock)."""
+    import io
+    import os
+
+    from narrator.session.console import TextEars
+    from narrator.session.game import Session
+    from narrator.session.loop import Table
+    from toy_game import INFO, SCRIPT
+
+    read_end, write_end = os.pipe()
+    ears = TextEars(io.TextIOWrapper(os.fdopen(read_end, "rb")), echo=False)
+    table = Table(Session(INFO, SCRIPT, {}), ears, lambda said: None, [], _ReadingMouth())
+    used = []
+
+    def deliver() -> None:
+        start = time.thread_time()
+        table.deliver([Said("Roll the dice.", "line")])
+        used.append(time.thread_time() - start)
+
+    reader = threading.Thread(target=deliver)
+    reader.start()
+    reader.join(5)
+    os.close(write_end)
+    assert used and used[0] < 0.2, f"{used} s of CPU while a 1 s line was read"
