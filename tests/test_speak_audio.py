@@ -325,8 +325,6 @@ def _pactl(env, *args):
                           text=True, timeout=30).stdout
 
 
-@pytest.mark.skip(reason="passes alone; in the full suite's order the session loop does not "
-                  "end after the sink returns (issue 14, open: the player race)")
 def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path, monkeypatch,
                                                                       slow_burn):
     """Typed answers are taken while the sink is gone; speech comes back with it."""
@@ -376,6 +374,52 @@ def test_the_sink_removed_mid_track_and_added_back_the_session_goes_on(tmp_path,
         typed.close()  # and the input ends: the session is saved and the loop returns
         loop.join(60)
         assert not loop.is_alive()
+        narrator.close()
+
+
+class _Gated:
+    """espeak-ng behind a gate: a sentence starting "Hold" renders only once ``gate`` is set,
+    and holds up every sentence queued after it."""
+
+    engine_id = "gated-espeak-ng"
+
+    def __init__(self, real: Renderer) -> None:
+        self.real = real
+        self.gate = threading.Event()
+
+    def warm(self, voice) -> None:
+        pass
+
+    def synth(self, text, voice, rate, path) -> None:
+        if text.startswith("Hold"):
+            self.gate.wait(10)
+        path.write_bytes(self.real.render(text, rate).read_bytes())
+
+
+def test_stop_while_the_next_sentence_waits_to_render_leaves_the_narrator_speaking(room,
+                                                                                 tmp_path):
+    """"stop" drops a sentence whose rendering had not started while the speaker waited for
+    it; the speaker goes on with what is said next (its thread died here, and a session that
+    said "stop" in the middle of a track never ended)."""
+    from narrator.voice.tts import _TtsThread
+
+    engine = _Gated(Renderer("espeak-ng", cache=tmp_path / "real"))
+    renderer = Renderer(cache=tmp_path / "gated", thread=_TtsThread(lambda: engine))
+    shown = Shown()
+    narrator = Speaker(Settings(output_device="pulse"), renderer, shown)
+    try:
+        renderer.prefetch("Hold the line.")  # the engine is busy with it
+        narrator.say(Said("Roll the dice."))  # waits behind it
+        time.sleep(0.5)
+        narrator.stop()  # dropped while it waits
+        engine.gate.set()
+        with Recorder() as rec:
+            narrator.say(Said("Count the sixes."))
+            assert narrator.wait(10), "the speaker stopped working"
+            time.sleep(0.4)
+        assert shown.texts() == ["Count the sixes."]
+        assert len(rec.loud_times()) > 10  # heard
+    finally:
         narrator.close()
 
 

@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections import deque
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -387,6 +388,8 @@ class Speaker:
             clip = self._clip(item.said)
             if clip is not None:
                 self._play(generation, item, clip)
+        except CancelledError:  # "stop" dropped it while it waited to be rendered
+            pass
         except TtsError as exc:
             self._mute_for(f"speech failed: {exc}; {INSTALL_HINT}")
             self._speak(generation, item)
