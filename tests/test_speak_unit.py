@@ -427,3 +427,28 @@ def test_typed_play_with_speech_waits_idle_while_the_narrator_reads():
     reader.join(5)
     os.close(write_end)
     assert used and used[0] < 0.2, f"{used} s of CPU while a 1 s line was read"
+
+
+class _StoppedSource:
+    """A microphone whose stream stopped (its device went away)."""
+
+    stopped, alive = True, False
+
+    def read(self, timeout=None):
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_microphone_whose_stream_stopped_is_lost_at_the_first_look():
+    from narrator.session.devices import MIC_LOST, WatchedEars
+
+    ears, said = _Ears(), []
+    ears.listen = lambda *a, **k: None  # nothing heard: the stream ended
+    watched = WatchedEars(ears, _StoppedSource, said.append)
+    ears.source = _StoppedSource()
+    start = time.monotonic()
+    watched.listen(None, timeout=0.35)
+    assert watched.lost and said == [MIC_LOST]
+    assert time.monotonic() - start < 0.5  # not after a further half second of stall

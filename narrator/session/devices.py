@@ -32,7 +32,7 @@ from narrator.voice.streams import rescan
 
 RETRY_SECONDS = 1.0
 SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking on it
-CONFIRM_SECONDS = 0.5  # a stalled microphone is lost when still stalled this much later
+CONFIRM_SECONDS = 0.5  # a stalled (not stopped) microphone is lost when still stalled then
 FIRST_SOUND_WAIT = 5.0  # the ears are made once the first words are heard, or after this
 MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
             "when it is back.")
@@ -176,7 +176,10 @@ class WatchedEars:
             heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
             if heard is not None:
                 return heard
-            if getattr(self.ears.source, "alive", True):
+            source = self.ears.source
+            if getattr(source, "stopped", False):  # gone for sure: no need to wait and see
+                self._lose()
+            elif getattr(source, "alive", True):
                 self._silent_since = None
             elif self._silent_since is None:  # a busy machine's audio comes in bursts
                 self._silent_since = self.clock()
