@@ -290,15 +290,17 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars,
             from narrator.voice.listener import make_ears
             return make_ears(settings)
 
-        first_sound = mouth.first_sound if mouth is not None else threading.Event()
-        if mouth is None:
-            first_sound.set()
+        def reopen() -> Mic:
+            return Mic(settings.input_device)
+
+        push = settings.listen_mode == "push"  # Enter opens the microphone: no typing beside
         try:
             check_input(settings.input_device)
-            watched = WatchedEars(None, lambda: Mic(settings.input_device), announce,
-                                  later=(make, first_sound))
-            # push-to-talk's Enter key owns the keyboard
-            ears = LiveEars(watched, text_ears if settings.listen_mode != "push" else None)
+            if push or mouth is None:  # made now: nothing to wait for, or to fall back on later
+                watched = WatchedEars(make(), reopen, announce)
+            else:
+                watched = WatchedEars(None, reopen, announce, later=(make, mouth.first_sound))
+            ears = LiveEars(watched, None if push else text_ears)
         except Exception as exc:  # any failure to open a microphone must not end the game
             print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
                   f"what you would say and press Enter.", file=sys.stderr)
