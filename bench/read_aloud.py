@@ -121,10 +121,11 @@ def answer(expectation, rng: random.Random, usual: dict[str, str]):
 
 
 def keys(step, rules) -> list[str]:
-    """The markers one step shows: tracks read, Line keys said, the next question's key."""
+    """The markers one step shows: tracks read, Line keys said, the next question's key (a
+    prompt's short form, ``key.short``, shows as its key)."""
     out = [s.track if isinstance(s, ReadTrack) else s.key for s in step.say
            if isinstance(s, (ReadTrack, Line))]
-    return out + [rules.expects(step.state).prompt.key]
+    return [key.removesuffix(".short") for key in out + [rules.expects(step.state).prompt.key]]
 
 
 def play(game: str, seed: int, options: dict[str, str], plan: Plan, cps: float) -> Tally:

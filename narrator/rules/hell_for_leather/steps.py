@@ -6,9 +6,13 @@ Every step is declared on ``STEPS`` (see narrator/rules/flow.py); a queued step 
 
 from __future__ import annotations
 
-from narrator.rules.base import AcceptContinue, AcceptDice, AcceptWords
-from narrator.rules.flow import Steps
-from narrator.rules.hell_for_leather.model import Team
+from dataclasses import replace
+from typing import Any
+
+from narrator.events import Line
+from narrator.rules.base import Accept, AcceptContinue, AcceptDice, AcceptWords, Expectation
+from narrator.rules.flow import Steps, ask
+from narrator.rules.hell_for_leather.model import State
 
 STEPS = Steps()
 
@@ -20,10 +24,18 @@ def words(*options: str, numbered: tuple[str, ...] = ()) -> AcceptWords:
     return AcceptWords(tuple(options), numbered)
 
 
-def brief(team: Team, key: str) -> str:
-    """A prompt in full for a team's first scene, then its short reminder (``key.short``):
-    "repeat" or "help" still give what can be said."""
-    return f"{key}.short" if team.scenes else key
+def said(s: State, key: str, params: dict[str, Any] | None = None) -> Line:
+    """Line ``key`` in full the first time the table hears it, then in its short form
+    (``key.short``, in the script): "help" and "what now" still say what can be said and why.
+    The rules remember what was heard (``HellForLeather.apply``)."""
+    line = Line(key, params or {})
+    return replace(line, key=f"{key}.short") if key in s.heard else line
+
+
+def asked(s: State, key: str, *accepts: Accept, **options: Any) -> Expectation:
+    """``ask``, in full the first time, then in the short form (see ``said``)."""
+    expectation = ask(key, *accepts, **options)
+    return replace(expectation, prompt=said(s, key, expectation.prompt.params))
 
 
 def choices(names: list[str]) -> list[str]:
