@@ -14,6 +14,8 @@ import clips
 from audio_room import missing_tools
 from golden import GOLDEN, SEED
 from narrator.cli import app
+from narrator.events import Said
+from narrator.session.event_log import EventLog, LoggedCues
 
 runner = CliRunner()
 
@@ -96,6 +98,28 @@ def test_an_events_file_that_cannot_be_opened_is_a_message_and_the_game_goes_on(
     assert bad.exit_code == 0, bad.output
     assert f"the events file {tmp_path} cannot be written" in bad.output
     assert _game(bad.output) == _game(plain.output)
+
+
+def test_a_passage_said_again_reaches_the_speaker_marked_and_is_logged(tmp_path):
+    """"repeat" with --events: the logged mouth hands the speaker its "again" (it crashed)."""
+    class Speaker:
+        is_speaking = False
+
+        def __init__(self):
+            self.said = []
+
+        def say(self, said, again=False):
+            self.said.append((said.text, again))
+
+    speaker, log = Speaker(), EventLog(tmp_path / "events.jsonl", print)
+    mouth = LoggedCues(speaker, log)
+    mouth.say(Said("Track 1: Rules", "heading"))
+    mouth.say(Said("Track 1: Rules", "heading"), again=True)
+    assert not mouth.is_speaking
+    log.close(completed=False)
+    assert speaker.said == [("Track 1: Rules", False), ("Track 1: Rules", True)]
+    spoken = [e["text"] for e in events_of(tmp_path / "events.jsonl") if e["event"] == "spoken"]
+    assert spoken == ["Track 1: Rules", "Track 1: Rules"]
 
 
 def _game(output):

@@ -127,9 +127,9 @@ class LoggedCues:
         self._log.cue(name)
         self._device.earcon(name)
 
-    def say(self, said: Said) -> None:
+    def say(self, said: Said, **how: Any) -> None:  # again=True: a passage said again
         self._ended()
-        self._device.say(said)
+        self._device.say(said, **how)
         self._playing = (said.text, time.time())
 
     @property
