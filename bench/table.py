@@ -22,6 +22,9 @@ question is asked or to interrupt:
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed plays under everything at ``--snr`` dB below the players' speech.
 
+A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
+Ctrl-C ends a run early and still prints its table (not completed).
+
 ``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
 voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
 Each run prints a table and ends with ``GAME: completed yes|no; correct A/N; wrong W; p95 wait
@@ -70,6 +73,8 @@ REACTION = 0.4  # seconds a player takes to start answering after the listening 
 DOUBT = "Say it again to be sure."
 MISSED = "Didn't catch that."
 PAUSED = "Paused. Say resume to go on."
+QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard by voice
+NOT_QUITTING = "Not quitting."
 
 
 # --------------------------------------------------------------------------- the plan
@@ -199,6 +204,11 @@ class Stream:
         self._done.set()
 
 
+def quit_check(event: dict) -> bool:
+    """The narrator asks whether to save and quit (it heard a quit)."""
+    return event["event"] == "said" and event["text"] == QUIT_CHECK
+
+
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
     return (event["event"] == "expect" and event["mode"] in ("asking", "confirming")
@@ -265,6 +275,7 @@ class Tally:
     rejected: int = 0
     misses: int = 0
     repeats: int = 0
+    quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
     waits: list[float] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # what was said and what was heard
 
@@ -336,6 +347,7 @@ class Players:
         deadline = time.monotonic() + timeout
         while True:
             at = self.stream.wait(self.cursor, lambda e: asked(e) or e["event"] == "applied"
+                                  or quit_check(e)
                                   or e == {**e, "event": "state", "name": "reading"},
                                   max(0.0, deadline - time.monotonic()))
             if at is None:
@@ -345,6 +357,8 @@ class Players:
             if event["event"] == "applied":
                 self.wrong(f"taken while no one answered: {event['input']}")
                 self.undo()
+            elif quit_check(event):
+                self.refuse_quit()
             elif event["event"] == "state":
                 self.over_passage()
             else:
@@ -440,16 +454,37 @@ class Players:
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""
         while True:
-            at = self.stream.wait(self.cursor, lambda e: asked(e) or e == {
+            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e) or e == {
                 **e, "event": "state", "name": "reading"}, PATIENCE)
             if at is None:
                 return None
             event = self.stream.events[at]
             self.cursor = at + 1
-            if event["event"] == "state":
+            if quit_check(event):
+                self.refuse_quit()
+            elif event["event"] == "state":
                 self.over_passage()
             else:
                 return event
+
+    def refuse_quit(self) -> None:
+        """The narrator heard a quit no one said and asks: "no" until it goes on."""
+        heard = [e["text"] for e in self.stream.events[:self.cursor] if e["event"] == "heard"]
+        self.tally.quit_checks += 1
+        self.tally.findings.append(f"quit heard in {heard[-1] if heard else None!r}: "
+                                   "asked to save and quit, answered no")
+        for _ in range(TRIES):
+            if self.stream.wait(self.cursor, asked, QUIET) is None:
+                break
+            begin = len(self.stream.events)
+            self.say("no")
+            at = self.stream.wait(begin, lambda e: e["event"] == "end" or e["event"] == "said"
+                                  and e["text"] == NOT_QUITTING, QUIET)
+            if at is not None:
+                self.cursor = at + 1 if self.stream.events[at]["event"] == "said" else at
+                return
+            self.cursor = begin
+        raise Stuck("the narrator's 'Save and quit?' never heard a no")
 
     def undo(self) -> bool:
         """"go back" until the game undoes its last input."""
@@ -587,6 +622,9 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
                 if done and ends:
                     done = stream.wait(players.cursor, lambda e: e["event"] == "end",
                                        600) is not None
+            except KeyboardInterrupt:  # Ctrl-C: the table so far, not completed
+                done = False
+                players.tally.findings.append(f"interrupted at answer {players.tally.needed}")
             finally:
                 if app.poll() is None:
                     app.send_signal(signal.SIGINT)
@@ -618,6 +656,7 @@ def report(run: Run) -> str:
         ("acted on correctly at first hearing", f"{t.first} ({pct(t.first, t.needed)})"),
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
+        ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),
         ("wait after an answer p50 / p95", f"{p50:.0f} / {p95:.0f} ms"),
         ("wall time / narration + players' speech",
