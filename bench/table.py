@@ -23,7 +23,7 @@ question is asked or to interrupt:
   and a babble bed plays under everything at ``--snr`` dB below the players' speech.
 
 A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
-Ctrl-C ends a run early and still prints its table (not completed).
+Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
 
 ``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
 voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
@@ -296,6 +296,13 @@ def words(text: str) -> list[str]:
 RESPONSES = ("said", "earcon", "state", "applied")
 
 
+def response(event: dict) -> bool:
+    """The narrator reacts to what it heard (news such as "The sound output is back." is
+    none)."""
+    return event["event"] in RESPONSES and not (event["event"] == "said"
+                                                and event["kind"] == "info")
+
+
 class Stuck(Exception):
     """The game cannot go on by voice (a pause never resumed): the run ends, not completed."""
 
@@ -430,12 +437,11 @@ class Players:
         next question (talking and interrupting over any passage meanwhile), or nothing heard."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "ended": False}
-        response = self.stream.wait(begin, lambda e: e["event"] in RESPONSES
-                                    and e["t"] > started, QUIET)
-        if response is None:
+        reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, QUIET)
+        if reacted is None:
             self.cursor = len(self.stream.events)
             return got
-        self.tally.waits.append(max(0.0, self.stream.events[response]["t"] - ended))
+        self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
@@ -537,9 +543,8 @@ class Players:
             started, ended = self.say(word)
             at = self.stream.wait(begin, lambda e: e["t"] > started and done(e), QUIET)
             if at is not None:
-                response = self.stream.wait(begin, lambda e: e["event"] in RESPONSES
-                                            and e["t"] > started, 0)
-                self.tally.waits.append(max(0.0, self.stream.events[response or at]["t"] - ended))
+                reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
+                self.tally.waits.append(max(0.0, self.stream.events[reacted or at]["t"] - ended))
                 self.tally.first += attempt == 0
                 return True
             self.tally.misses += 1
@@ -693,6 +698,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the table's choices")
     parser.add_argument("--out", type=Path, help="clip cache folder (default .bench-clips)")
     args = parser.parse_args(argv)
+    # Ctrl-C or kill: the table so far (and a run started in the background still hears
+    # Ctrl-C, as the narrator it starts does: a handled signal is reset for a child)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     missing = missing_tools() + clips.missing_tools(PLAYERS)
     if missing:
         print(f"needs {', '.join(missing)}", file=sys.stderr)
