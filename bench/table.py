@@ -281,11 +281,15 @@ class Tally:
 
 
 def same(meaning: dict | None, wanted: dict) -> bool:
-    """A meaning or input is the one wanted (free text compared word by word, any case)."""
+    """A meaning or input is the one wanted (free text compared word by word, any case; a
+    word choice by its first words, as the games take "first" for "first session")."""
     if meaning is None:
         return False
     if meaning.get("type") == wanted.get("type") == "Text":
         return words(meaning["text"]) == words(wanted["text"])
+    if meaning.get("type") == wanted.get("type") == "Word":  # a short form the game lists
+        said, meant = sorted((words(meaning["word"]), words(wanted["word"])), key=len)
+        return said == meant[:len(said)]  # ("first" for "first session")
     return meaning == wanted
 
 
