@@ -280,16 +280,20 @@ class Tally:
     findings: list[str] = field(default_factory=list)  # what was said and what was heard
 
 
+#: short forms a game takes as the long one (Slow Burn's setup: word.startswith("first"))
+SAME_WORD = {"first": "first session", "new": "new episode"}
+
+
 def same(meaning: dict | None, wanted: dict) -> bool:
     """A meaning or input is the one wanted (free text compared word by word, any case; a
-    word choice by its first words, as the games take "first" for "first session")."""
+    word choice in a short form the game takes the same, SAME_WORD)."""
     if meaning is None:
         return False
     if meaning.get("type") == wanted.get("type") == "Text":
         return words(meaning["text"]) == words(wanted["text"])
-    if meaning.get("type") == wanted.get("type") == "Word":  # a short form the game lists
-        said, meant = sorted((words(meaning["word"]), words(wanted["word"])), key=len)
-        return said == meant[:len(said)]  # ("first" for "first session")
+    if meaning.get("type") == wanted.get("type") == "Word":
+        return SAME_WORD.get(meaning["word"], meaning["word"]) == \
+            SAME_WORD.get(wanted["word"], wanted["word"])
     return meaning == wanted
 
 
