@@ -415,6 +415,10 @@ class Players:
                 continue
             if got["ended"]:
                 return not step.applied
+            if got["doubt"]:  # "Say it again to be sure": the same words again
+                self.tally.repeats += 1
+                first = False
+                continue
             if got["mode"] == "confirming":
                 if same(heard, step.meaning) or same(heard, {"type": "Control", "name": "roll",
                                                              "arg": None}):
@@ -423,10 +427,6 @@ class Players:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
                     first, words_now = False, step.text
-                continue
-            if got["doubt"]:
-                self.tally.repeats += 1
-                first = False
                 continue
             if not step.applied and same(got["heard"], step.meaning):
                 self.tally.first += first
