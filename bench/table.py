@@ -280,17 +280,19 @@ class Tally:
     findings: list[str] = field(default_factory=list)  # what was said and what was heard
 
 
+ARTICLES = ("a", "an", "the")
 #: short forms a game takes as the long one (Slow Burn's setup: word.startswith("first"))
 SAME_WORD = {"first": "first session", "new": "new episode"}
 
 
 def same(meaning: dict | None, wanted: dict) -> bool:
-    """A meaning or input is the one wanted (free text compared word by word, any case; a
-    word choice in a short form the game takes the same, SAME_WORD)."""
+    """A meaning or input is the one wanted (free text compared word by word, any case and
+    article; a word choice in a short form the game takes the same, SAME_WORD)."""
     if meaning is None:
         return False
-    if meaning.get("type") == wanted.get("type") == "Text":
-        return words(meaning["text"]) == words(wanted["text"])
+    if meaning.get("type") == wanted.get("type") == "Text":  # a table lets "the" pass for "a"
+        return [w for w in words(meaning["text"]) if w not in ARTICLES] == \
+            [w for w in words(wanted["text"]) if w not in ARTICLES]
     if meaning.get("type") == wanted.get("type") == "Word":
         return SAME_WORD.get(meaning["word"], meaning["word"]) == \
             SAME_WORD.get(wanted["word"], wanted["word"])
