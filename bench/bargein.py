@@ -12,13 +12,18 @@ itself as a laptop does at a table.
   enhancement (capture power over cancelled power, dB, over the seconds in which the
   narrator is heard, after the first 5 s), the output → capture delay the tracker settles on,
   and the canceller's CPU time as a share of one core.
-* ``commands``: the whole session loop reads Track 1; "pause", "next", "stop" and "repeat" are
-  said over the narration by ``--voices`` voices at each level. Acted: the loop did what the
-  word asks (paused; went to the question; read the passage again) within 5 s. Latency: end
-  of the word (the clip's last loud 10 ms) to the narration stopping (the speaker told to
-  stop or pause, plus the output stream's latency), p50/p95.
-* ``idle``: the loop reads with nobody speaking for ``--idle-minutes``; every command acted
-  on, answer held or "didn't catch that" is a self-trigger; the count is scaled to an hour.
+* ``commands``: the whole session loop reads Track 1 (from its start for each trial);
+  "pause", "next", "stop" and "repeat" are said over the narration by ``--voices`` voices at
+  each level. Acted: the loop did what the word asks (paused; went to the question; read the
+  passage again) within 5 s. Latency: end of the word (the clip's last loud 10 ms) to the
+  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
+  latency), p50/p95. Each trial prints what the recogniser decoded meanwhile (free text ->
+  the phrase chosen, confidence, utterance length); the capture before and after the
+  canceller, what was played and the trials are kept in ``--out`` (commands_*.wav/.npy).
+* ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
+  start whenever it reaches the question); every utterance the ears hand to the loop (a
+  command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
+  scaled to an hour.
 
 Figures depend on the machine's load: say so when reporting them.
 """
@@ -47,7 +52,7 @@ from narrator.events import Said  # noqa: E402
 from narrator.rules import registry  # noqa: E402
 from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
-from narrator.session.loop import MISSED, PAUSED, Table  # noqa: E402
+from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
 from narrator.voice.echo import EchoCanceller  # noqa: E402
 from narrator.voice.mic import Mic  # noqa: E402
@@ -114,6 +119,10 @@ class Watched:
         self.stops.append(time.monotonic())
         self._speaker.pause()
 
+    def skip(self) -> None:
+        self.stops.append(time.monotonic())
+        self._speaker.skip()
+
     @property
     def is_speaking(self) -> bool:
         return self._speaker.is_speaking
@@ -176,17 +185,42 @@ class Room:
                                                          engine=engine))))
         self.mouth = Watched(Speaker(Settings(output_device="pulse")))
         self.captions = Captions()
-        self.table = Table(slow_burn(), self.ears, self.captions, NoJournal(), self.mouth)
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        self.table.run()
+        self.decoded: list[tuple[float, object]] = []  # (when, Heard): every decoding
+        self.table: Table | None = None
+        self.thread: threading.Thread | None = None
 
     def start(self) -> None:
-        if not self.ears.ears.voice.wait_ready(180):
+        """Load the recogniser (tracing its decodings), then read Track 1."""
+        voice = self.ears.ears.voice
+        if not voice.wait_ready(180):
             raise SystemExit("the recogniser did not load")
+        finish = voice.recognizer.finish
+
+        def traced():
+            heard = finish()
+            self.decoded.append((time.monotonic(), heard))
+            return heard
+
+        voice.recognizer.finish = traced
+        self.measured = voice.source.echo = Measured(voice.source.echo)
+        self.read_track_1()
+
+    def read_track_1(self) -> bool:
+        """A new session reading Track 1 from its start (the last one, if any, ends)."""
+        self.stop_table()
+        self.ears.closing.clear()
+        t = time.monotonic()
+        self.table = Table(slow_burn(), self.ears, self.captions, NoJournal(), self.mouth)
+        self.thread = threading.Thread(target=self.table.run, daemon=True)
         self.thread.start()
-        self.wait(lambda c: c[2] == "[reading]", 0, 30)
+        return self.wait(lambda c: c[2] == "[reading]", t, 30) is not None
+
+    def stop_table(self) -> None:
+        if self.thread is None:
+            return
+        self.ears.closing.set()
+        self.mouth._speaker.stop()  # the bench's own stop: not one the table asked for
+        self.thread.join(timeout=30)
 
     def wait(self, test, after: float, timeout: float):
         deadline = time.monotonic() + timeout
@@ -198,16 +232,18 @@ class Room:
         return None
 
     def reading_again(self) -> bool:
-        """Back to reading Track 1 from wherever the last trial left the session."""
-        t = time.monotonic()
+        """Reading (Track 1 again from its start, unless it still reads), and heard."""
         state = [c[2] for c in self.captions.shown if c[2] in STATES][-1]
-        if state == "[reading]":
-            return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
-        self.ears.typed.append("resume" if state == PAUSED else "repeat")
-        if self.wait(lambda c: c[2] == "[reading]", t, 15) is None:
+        if state != "[reading]" and not self.read_track_1():
             print(f"  the session: {[c[2][:60] for c in self.captions.shown[-6:]]}")
             return False
-        return True
+        return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
+
+    def transcripts(self, since: float) -> list[str]:
+        """What the recogniser made of each utterance decoded since ``since``: free text,
+        the phrase it chose and its confidence, the utterance's length."""
+        return [f"{h.free!r}->{h.text!r} {h.confidence:.2f} {h.seconds:.1f}s"
+                for t, h in list(self.decoded) if t >= since]
 
     def say(self, clip: Path) -> float:
         """Play a player's clip into the room; when it ended (monotonic)."""
@@ -216,41 +252,51 @@ class Room:
         return time.monotonic()
 
     def close(self) -> None:
-        self.ears.closing.set()
-        self.mouth.stop()
-        self.thread.join(timeout=30)
+        self.stop_table()
         self.mouth.close()
         self.ears.ears.close()
 
 
 def acted(word: str, room: Room, after: float) -> bool:
     """Whether the loop did what ``word`` asks, from the captions after ``after``."""
-    question = room.table.session.question()[0].text
-    want = {"pause": lambda c: c[2] == PAUSED,
-            "next": lambda c: c[2] == question, "stop": lambda c: c[2] == question,
+    question = room.table.session.question()[0].text  # captioned sentence by sentence
+    asked = lambda c: len(c[2]) > 10 and question.startswith(c[2])  # noqa: E731
+    want = {"pause": lambda c: c[2] == PAUSED, "next": asked, "stop": asked,
             "repeat": lambda c: c[2] == "[reading]"}[word]
     return room.wait(want, after, ACT_WITHIN) is not None
+
+
+class Measured:
+    """A canceller, keeping both sides (with the time each frame was captured) and its CPU."""
+
+    def __init__(self, inner: EchoCanceller) -> None:
+        self.inner = inner
+        self.raw, self.cleaned, self.played, self.times, self.cpu = [], [], [], [], 0.0
+
+    def clean(self, frame: bytes, at: float) -> bytes:
+        start = time.thread_time()
+        cleaned = self.inner.clean(frame, at)
+        self.cpu += time.thread_time() - start
+        self.times.append((at, self.inner.delay.seconds, self.inner.delay.audible(at)))
+        self.raw.append(np.frombuffer(frame, np.int16).astype(np.float64))
+        self.played.append(self.inner.reference.read(at, len(frame) // 2))
+        self.cleaned.append(np.frombuffer(cleaned, np.int16).astype(np.float64))
+        return cleaned
+
+    def save(self, out: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """Both sides as WAVs in ``out`` (and the frames' times, .npy); the arrays."""
+        raw, clean = np.concatenate(self.raw), np.concatenate(self.cleaned)
+        sf.write(out / f"{name}_raw.wav", raw / 32768, 16000)
+        sf.write(out / f"{name}_clean.wav", clean / 32768, 16000)
+        np.save(out / f"{name}_times.npy", np.array(self.times))
+        sf.write(out / f"{name}_played.wav", np.concatenate(self.played), 16000)
+        return raw, clean
 
 
 def part_erle(env, out: Path) -> None:
     from narrator.voice.speaker import Speaker
 
-    class Measured:
-        """The canceller, keeping both sides and its CPU time."""
-
-        def __init__(self):
-            self.inner = EchoCanceller()
-            self.raw, self.cleaned, self.cpu = [], [], 0.0
-
-        def clean(self, frame, at):
-            start = time.thread_time()
-            cleaned = self.inner.clean(frame, at)
-            self.cpu += time.thread_time() - start
-            self.raw.append(np.frombuffer(frame, np.int16).astype(np.float64))
-            self.cleaned.append(np.frombuffer(cleaned, np.int16).astype(np.float64))
-            return cleaned
-
-    measured = Measured()
+    measured = Measured(EchoCanceller())
     mic = Mic("pulse", echo=measured)
     speaker = Speaker(Settings(output_device="pulse"))
     session = slow_burn()
@@ -263,8 +309,7 @@ def part_erle(env, out: Path) -> None:
     speaker.stop()
     speaker.close()
     mic.close()
-    raw = np.concatenate(measured.raw)
-    clean = np.concatenate(measured.cleaned)
+    raw, clean = measured.save(out, "erle")
     seconds_heard = [(np.mean(raw[i:i + 16000] ** 2), np.mean(clean[i:i + 16000] ** 2))
                      for i in range(CONVERGE * 16000, len(raw) - 16000, 16000)]
     seconds_heard = [(r, c) for r, c in seconds_heard if r > 300.0 ** 2]
@@ -274,11 +319,10 @@ def part_erle(env, out: Path) -> None:
     print(f"ERLE after the first {CONVERGE} s, over {len(erle)} s of narration: {total:.1f} dB "
           f"overall; per second median {statistics.median(erle):.1f} dB, worst "
           f"{min(erle):.1f} dB")
-    print(f"delay tracked: {measured.inner.delay.seconds * 1000:.0f} ms "
-          f"(estimates {[round(e * 1000) for e in measured.inner.delay.estimates]})")
+    print(f"delay tracked: {measured.inner.delay.seconds * 1000:.0f} ms (last estimates "
+          f"{[round(e * 1000) for e, _ in measured.inner.delay.estimates]}); "
+          f"{measured.inner.reference.gaps} output underruns reported")
     print(f"echo canceller CPU: {100 * measured.cpu / (len(raw) / 16000):.1f}% of one core")
-    sf.write(out / "erle_raw.wav", raw / 32768, 16000)
-    sf.write(out / "erle_clean.wav", clean / 32768, 16000)
 
 
 def part_commands(env, out: Path, voices, engine: str) -> None:
@@ -286,6 +330,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
     levels = Levels(out / "clips", narrator_level(room))
     results: dict[float, list[bool]] = {db: [] for db in LEVELS}
     latencies: list[float] = []
+    trials = []
     room.start()
     try:
         for db in LEVELS:
@@ -294,6 +339,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     if not room.reading_again():
                         print(f"  could not get back to reading; skipped {word} {voice}")
                         continue
+                    began = time.monotonic()
                     time.sleep(SETTLE)
                     clip, end = levels.clip(word, voice, db)
                     length = sf.info(clip).duration
@@ -304,12 +350,16 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     if ok and stops:
                         latencies.append(stops[0] - spoken + room.mouth._player.latency)
                     results[db].append(ok)
+                    trials.append((db, voice, word, began, spoken, ok))
                     heard = [h[2] for h in room.ears.heard if h[0] > spoken - 0.5]
                     print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
                           + (f" {1000 * (stops[0] - spoken):.0f} ms" if ok and stops else "")
-                          + f"  heard {heard}")
+                          + f"  heard {heard}; decoded {room.transcripts(began)}",
+                          flush=True)
     finally:
         room.close()
+        room.measured.save(out, "commands")
+        np.save(out / "commands_trials.npy", np.array(trials, dtype=object))
     for db, got in results.items():
         print(f"acted at {db:+.0f} dB: {sum(got)}/{len(got)} = {100 * sum(got) / max(len(got), 1):.0f}%")
     if latencies:
@@ -320,7 +370,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
 
 def narrator_level(room: Room) -> float:
     """The narrator's speech level, from its first sentence rendered by its own voice."""
-    said = room.table.session.opening()
+    said = slow_burn().opening()
     clip = room.mouth._speaker._clip(next(s for s in said if s.kind == "line"))
     return speech_level(clip.samples[:, 0].astype(np.float64))
 
@@ -336,10 +386,8 @@ def part_idle(env, minutes: float, engine: str) -> None:
     finally:
         room.close()
     reading = time.monotonic() - began
-    triggers = [c for c in room.captions.since(began)
-                if c[2] in (PAUSED, MISSED) or c[2].startswith("Heard ")]
-    acts = len(room.mouth.stops) + len(triggers)
-    print(f"heard while nobody spoke: {room.ears.heard}")
+    acts = len(room.ears.heard)  # each acted, was held or was "didn't catch that"
+    print(f"heard while nobody spoke: {[(mode, text) for _, mode, text in room.ears.heard]}")
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
 

@@ -84,6 +84,22 @@ def test_the_output_to_capture_delay_is_found_and_followed_when_it_changes(delay
     assert tracker.seconds == pytest.approx(delay + 0.08, abs=0.003)
 
 
+def test_a_small_shift_of_the_echo_is_followed_within_a_second_and_a_half():
+    """A busy machine's underruns shift the echo by tens of milliseconds every few seconds; the
+    canceller is handed the shifted reference soon, or it lets the narrator through."""
+    narration = speechlike(10.0, 9)
+    reference = played(narration, start=0.0)
+    tracker = DelayTracker(reference)
+    capture = np.concatenate([np.zeros(int(0.1 * RATE), np.float32), 0.4 * narration])
+    for i in range(0, 4 * RATE, 480):
+        tracker.observe(capture[i:i + 480], i / RATE)
+    assert tracker.seconds == pytest.approx(0.1, abs=0.003)
+    shifted = np.concatenate([np.zeros(int(0.03 * RATE), np.float32), capture])  # 30 ms later
+    for i in range(4 * RATE, int(5.5 * RATE), 480):
+        tracker.observe(shifted[i:i + 480], i / RATE)
+    assert tracker.seconds == pytest.approx(0.13, abs=0.003)
+
+
 def cleaned(canceller: EchoCanceller, mic: np.ndarray, start: float) -> np.ndarray:
     """``mic`` through ``canceller`` in 30 ms frames, captured from ``start``."""
     out = []

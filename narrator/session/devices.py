@@ -134,6 +134,7 @@ class WatchedEars:
                 continue
             self.echo.speaking = mode == "reading"
             heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
+            self.echo.warn_once()
             if heard is not None:
                 return heard
             if getattr(self.ears.source, "alive", True):
@@ -173,16 +174,11 @@ class WatchedEars:
         self.announce(MIC_BACK)
 
     def _meter(self, source: Any) -> None:
-        """Let the echo check see every frame the ears read."""
-        read = source.read
-
-        def metered(timeout: float | None = None) -> bytes | None:
-            frame = read(timeout=timeout)
-            if frame is not None:
-                self.echo.hear(frame)
-            return frame
-
-        source.read = metered
+        """Let the echo check see every frame the microphone captures, before the echo
+        canceller takes the narrator's voice out of it (a source without a ``tap``, such as a
+        recording, is not checked)."""
+        if hasattr(source, "tap"):
+            source.tap = self.echo.hear
 
     def close(self) -> None:
         if not self.lost:
@@ -191,16 +187,23 @@ class WatchedEars:
 
 class EchoCheck:
     """Warns once when the microphone is far louder while the narrator speaks than while it is
-    quiet: it hears its own voice (a speaker next to the microphone, or a loopback)."""
+    quiet: it hears its own voice (a speaker next to the microphone, or a loopback). ``hear``
+    takes the raw capture (any thread); ``warn_once`` warns, on the listening thread."""
 
     def __init__(self, warn: Callable[[], None]) -> None:
         self.warn = warn
         self.speaking = False
         self.levels: dict[bool, list[float]] = {True: [], False: []}
+        self.heard_itself = False
         self.warned = False
 
+    def warn_once(self) -> None:
+        if self.heard_itself and not self.warned:
+            self.warned = True
+            self.warn()
+
     def hear(self, frame: bytes) -> None:
-        if self.warned:
+        if self.heard_itself:
             return
         from narrator.voice.mic import rms
 
@@ -213,8 +216,7 @@ class EchoCheck:
         speaking_level = sorted(loud)[len(loud) // 2]
         quiet_level = max(sorted(quiet)[len(quiet) // 2], 1.0)
         if speaking_level > ECHO_LEVEL and speaking_level > ECHO_RATIO * quiet_level:
-            self.warned = True
-            self.warn()
+            self.heard_itself = True
 
 
 # ---------------------------------------------------------------------- opening

@@ -7,9 +7,9 @@ was captured in (``EchoCanceller.clean``) and WebRTC's AEC3 (livekit's AudioProc
 removes it, before noise suppression and recognition.
 
 Devices differ in how late the narrator's voice reaches the microphone (20–300 ms), and the
-time stamps the audio APIs give are rough, so ``DelayTracker`` estimates the lag by
-cross-correlating the capture with the reference every few seconds of narration, and keeps the
-median of its recent estimates.
+time stamps the audio APIs give are rough and shift on a busy machine, so ``DelayTracker``
+estimates the lag by cross-correlating the capture with the reference twice a second while the
+narrator is heard, and follows a change as soon as it is sure of it.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ CLOCK_WINDOW = 2.0         # seconds of callbacks a stream's clock is anchored o
 RESYNC = 0.1               # seconds the anchor must be off by before it moves back (jitter)
 SLIP = 0.005               # seconds it must be off by to move on (a stream that fell behind)
 SEARCH = (-0.5, 0.8)       # seconds of lag the delay tracker searches
-WINDOW = 1.5               # seconds of capture it correlates
-EVERY = 1.0                # seconds between its estimates
-MIN_PEAK = 0.3             # normalised correlation an estimate needs
-KEEP = 3                   # estimates the median is taken over
-HOLD = 0.05                # a change the canceller follows itself (AEC3 estimates delay too)
+WINDOW = 1.0               # seconds of capture it correlates
+EVERY = 0.5                # seconds between its estimates
+MIN_PEAK = 0.3             # normalised correlation an estimate needs (the narrator is heard)
+SURE_PEAK = 0.6            # ... to be followed at once; a weaker one needs the last to agree
+AGREE = 0.01               # seconds two estimates may differ by and agree
+FOLLOW = 0.004             # seconds of change worth following (AEC3 takes up less itself)
 FORGET = 10.0              # seconds without the narrator found in the capture before it is
                            # taken to be inaudible there (headphones, another room)
 
@@ -54,14 +55,18 @@ class SampleClock:
         self._anchor: float | None = None
         self._anchors: deque[tuple[float, float]] = deque()
 
-    def stamp(self, now: float, frames: int) -> float:
-        """The time of the first sample of a block of ``frames`` called back at ``now``."""
+    def stamp(self, now: float, frames: int, gap: bool = False) -> float:
+        """The time of the first sample of a block of ``frames`` called back at ``now``;
+        ``gap``: the stream reported an underrun or overflow before it (the older anchors no
+        longer hold)."""
+        if gap:
+            self._anchors.clear()
         self._anchors.append((now, now - self._count / self.rate))
         while self._anchors[0][0] < now - CLOCK_WINDOW:
             self._anchors.popleft()
         best = self._pick(a for _, a in self._anchors)
         off = best - self._anchor if self._anchor is not None else 0.0
-        if self._anchor is None or off * self._later > SLIP or abs(off) > RESYNC:
+        if self._anchor is None or gap or off * self._later > SLIP or abs(off) > RESYNC:
             self._anchor = best
         at = self.time_of(self._count)
         self._count += frames
@@ -84,17 +89,20 @@ class OutputReference:
         self._clocks: dict[tuple[int, int], SampleClock] = {}   # by (writer, rate)
         self._resamplers: dict[tuple[int, int], object] = {}
         self._made: dict[tuple[int, int], int] = {}  # 16 kHz samples each writer gave so far
+        self.gaps = 0  # underruns the writers reported (each shifts the echo)
 
     def write(self, writer: object, block: np.ndarray, samplerate: int, now: float,
-              ahead: float) -> None:
+              ahead: float, gap: bool = False) -> None:
         """Add ``block`` (frames × channels or mono, float32 at ``samplerate``), asked for at
-        monotonic time ``now`` by a stream that plays ``ahead`` seconds later."""
+        monotonic time ``now`` by a stream that plays ``ahead`` seconds later; ``gap``: the
+        stream underran before it (what was played before is heard earlier than this)."""
         mono = block.mean(axis=1) if block.ndim == 2 else block
         key = (id(writer), samplerate)
         clock = self._clocks.get(key)
         if clock is None:
             clock = self._clocks[key] = SampleClock(samplerate, output=True)
-        clock.stamp(now + ahead, len(mono))
+        clock.stamp(now + ahead, len(mono), gap)
+        self.gaps += gap
         samples = self._resample(key, samplerate, mono.astype(np.float32))
         made = self._made.get(key, 0)
         self._made[key] = made + len(samples)  # a resampler gives its output in bursts
@@ -172,16 +180,17 @@ def estimate_lag(capture: np.ndarray, reference: np.ndarray, before: int) -> tup
 
 
 class DelayTracker:
-    """The output → capture delay in seconds, re-estimated while the narrator is heard; a
-    change under HOLD is left to the canceller, which re-adapts after every jump."""
+    """The output → capture delay in seconds, re-estimated every EVERY seconds while the
+    narrator is heard. A busy machine shifts it by tens of milliseconds every few seconds (each
+    output underrun), and AEC3 left with a shifted reference cancels little for seconds, so a
+    sure estimate (or two that agree) is followed at once."""
 
     def __init__(self, reference: OutputReference, seconds: float = 0.0) -> None:
         self.reference = reference
         self.seconds = seconds
-        self.estimates: deque[float] = deque(maxlen=KEEP)
+        self.estimates: deque[tuple[float, float]] = deque(maxlen=3)  # (seconds, peak)
         self._capture: deque[np.ndarray] = deque(maxlen=int(WINDOW * RATE / 480) + 1)
         self._last = -EVERY
-        self._found = False
         self._heard_at = -FORGET  # when the narrator's voice was last found in the capture
 
     def observe(self, frame: np.ndarray, at: float) -> None:
@@ -198,13 +207,14 @@ class DelayTracker:
         if _level(reference) < 1e-3 or _level(capture) < 1e-4:
             return  # the narrator is silent, or the microphone does not hear it
         lag, peak = estimate_lag(capture, reference, round(before * RATE))
-        if peak >= MIN_PEAK:
-            self._heard_at = at
-            self.estimates.append(lag / RATE)
-            median = float(np.median(self.estimates))
-            if not self._found or abs(median - self.seconds) > HOLD:
-                self.seconds, self._found = median, True
-
+        if peak < MIN_PEAK:
+            return
+        self._heard_at = at
+        seconds = lag / RATE
+        agreed = bool(self.estimates) and abs(self.estimates[-1][0] - seconds) <= AGREE
+        self.estimates.append((seconds, peak))
+        if (peak >= SURE_PEAK or agreed) and abs(seconds - self.seconds) > FOLLOW:
+            self.seconds = seconds
 
     def audible(self, at: float) -> bool:
         """Whether the microphone heard the narrator in the last FORGET seconds."""

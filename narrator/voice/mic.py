@@ -2,9 +2,11 @@
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
 30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
-the callback status. Given an echo canceller (``voice/echo.py``), a thread of its own takes
-the narrator's voice out of each frame as it comes in, so cancellation keeps up with the sound
-even while a recogniser decoding holds up the reader. ``Endpointer``
+the callback status, and shows each frame as captured to its ``tap`` (a level meter that must
+see the narrator's voice before it is cancelled). Given an echo canceller
+(``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
+comes in, so cancellation keeps up with the sound even while a recogniser decoding holds up
+the reader. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on. A short
@@ -119,6 +121,8 @@ class Mic:
         import sounddevice as sd
 
         self.echo = echo  # an EchoCanceller, or None: the frames as captured
+        #: called with each frame as captured, before echo cancellation (in PortAudio's thread)
+        self.tap: Callable[[bytes], None] | None = None
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
         self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
         if echo is not None:
@@ -143,11 +147,13 @@ class Mic:
         ago = when.currentTime - when.inputBufferAdcTime
         if not 0.0 <= ago < 1.0:  # no usable time stamps from this host API
             ago = self._stream.latency
-        at = self._clock.stamp(now - ago - frames / RATE, frames)
+        at = self._clock.stamp(now - ago - frames / RATE, frames, bool(status.input_overflow))
         if status.input_overflow:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
+        if self.tap is not None:
+            self.tap(bytes(data))
         try:
             if self.echo is None:
                 self._frames.put_nowait(bytes(data))

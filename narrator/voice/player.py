@@ -110,7 +110,7 @@ class Player:
         if s is not None:
             streams.close_stream(s)
 
-    def _callback(self, out: np.ndarray, frames: int, when, _status) -> None:
+    def _callback(self, out: np.ndarray, frames: int, when, status) -> None:
         self._tick, self._called = time.monotonic(), True
         out.fill(0)
         with self._lock:
@@ -132,17 +132,18 @@ class Player:
                 self._cue_pos += len(part)
                 if self._cue_pos >= len(self._cue):
                     self._cue = None
-        self._played(out, when)
+        self._played(out, when, bool(status.output_underflow))
 
-    def _played(self, out: np.ndarray, when) -> None:
-        """Hand the block to the echo canceller's reference, with the time it will be heard."""
+    def _played(self, out: np.ndarray, when, gap: bool) -> None:
+        """Hand the block to the echo canceller's reference, with the time it will be heard
+        (``gap``: the stream underran before it)."""
         s = self._stream
         if s is None:
             return
         ahead = when.outputBufferDacTime - when.currentTime
         if not 0.0 <= ahead < 1.0:  # no usable time stamps from this host API
             ahead = s.latency
-        PLAYED.write(self, out, int(s.samplerate), self._tick, ahead)
+        PLAYED.write(self, out, int(s.samplerate), self._tick, ahead, gap)
 
     # ------------------------------------------------------------------ control
 
