@@ -56,6 +56,19 @@ def test_a_typed_session_writes_what_was_said_asked_heard_and_done_in_order(tmp_
     assert all(line in result.output for line in said)
 
 
+def test_a_question_whose_prompt_holds_other_lines_is_logged_and_the_game_ends(tmp_path):
+    # Intensity's defence question names the dice standing, each a Line of its own
+    log = tmp_path / "events.jsonl"
+    result = typed("intensity", "--save-dir", str(tmp_path), "--events", str(log))
+    assert result.exit_code == 0 and "unexpected error" not in result.output, result.output
+    events = events_of(log)
+    assert events[-1] == {**events[-1], "event": "end", "completed": True}
+    nested = [e for e in events if e["event"] == "expect" and any(
+        isinstance(d, dict) and d.get("type") == "Line"
+        for d in e["prompt"]["params"].get("dice", []))]
+    assert nested and nested[0]["prompt"]["params"]["dice"][0]["key"] == "said.die_standing"
+
+
 def test_a_refused_answer_is_heard_and_said_but_not_applied(tmp_path):
     log = tmp_path / "events.jsonl"
     result = typed("higher-lower", "--save-dir", str(tmp_path), "--events", str(log),
