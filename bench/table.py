@@ -635,8 +635,7 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
             try:
                 done = players.play(wanted)
                 if done and ends:
-                    done = stream.wait(players.cursor, lambda e: e["event"] == "end",
-                                       600) is not None
+                    done = stream.wait(0, lambda e: e["event"] == "end", 600) is not None
             except KeyboardInterrupt:  # Ctrl-C: the table so far, not completed
                 done = False
                 players.tally.findings.append(f"interrupted at answer {players.tally.needed}")
