@@ -2,6 +2,7 @@
 
     python bench/listen.py [--engine whisper|pocketsphinx|vosk] [--phrases N] [--talk N]
                            [--voices all|VOICE,...] [--set bench|tune] [--out DIR] [--no-denoise]
+                           [--latency N] [--latency-snr DB] [--timing-only]
 
 Phrases: every phrase the phrase language generates (``Grammar.phrases()``) for a set of
 representative prompts (a die, a coin, successes, "next", and the reading, paused and
@@ -15,7 +16,8 @@ each heard at one of the prompts in turn, clean and at 10 dB. ``--set tune`` use
 Right: the ears' meaning is the typed meaning. Talk accepted: any meaning but "didn't catch
 that"; "unread": a game input taken without a read-back. Latency: end of speech in the clip to
 the decision, wall clock, the clip streamed through the live Ears in real time (30 ms frames
-every 30 ms: endpointer, decoding ahead at a pause, decoding). Idle: CPU
+every 30 ms: endpointer, decoding ahead at a pause, decoding); clean, or with ``--latency-snr``
+in pink noise (then the end of speech is the end of the clip's noise: the noise hides it). Idle: CPU
 share of one core while the Ears listen to 20 s of quiet room noise; RSS: peak resident memory.
 Clips are cached in DIR.
 """
@@ -135,6 +137,8 @@ def main() -> None:
     parser.add_argument("--voices", default="all")
     parser.add_argument("--set", choices=["bench", "tune"], default="bench")
     parser.add_argument("--latency", type=int, default=40, help="clips timed through the Ears")
+    parser.add_argument("--latency-snr", type=int, default=None,
+                        help="time clips in pink noise at this SNR in dB (default: clean)")
     parser.add_argument("--timing-only", action="store_true",
                         help="only latency, idle CPU and memory")
     parser.add_argument("--out", type=Path, default=Path("/tmp/narrator-bench-clips"))
@@ -200,13 +204,15 @@ def timing(rec, items, voices, args) -> None:
     """Print end of speech to decision, idle CPU and peak memory."""
     timed = items[::max(1, len(items) // args.latency)][:args.latency]
     lat = [ms for prompt, phrase, exp, mode in timed
-           for ms in [latency(rec, clips.make_clip(args.out / "pink", phrase, phrase, voices[0]),
+           for ms in [latency(rec, clips.make_clip(args.out / "pink", phrase, phrase, voices[0],
+                                                   args.latency_snr),
                               exp, mode, args.denoise)] if ms is not None]
     cpu = idle(rec, args.denoise)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     p50, p95 = (statistics.median(lat), float(np.percentile(lat, 95))) if lat else (0, 0)
+    noise = "clean" if args.latency_snr is None else f"{args.latency_snr} dB pink"
     print(f"end of speech to decision: p50 {p50:.0f} ms, p95 {p95:.0f} ms ({len(lat)} clips, "
-          f"{voices[0]})")
+          f"{voices[0]}, {noise})")
     print(f"idle listening: {cpu:.1%} of one core; peak resident memory {rss:.0f} MB")
 
 

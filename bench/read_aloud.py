@@ -121,7 +121,8 @@ def answer(expectation, rng: random.Random, usual: dict[str, str]):
 
 
 def keys(step, rules) -> list[str]:
-    """The markers one step shows: tracks read, Line keys said, the next question's key."""
+    """The markers one step shows: tracks read, Line keys said (in full or brief), the next
+    question's key."""
     out = [s.track if isinstance(s, ReadTrack) else s.key for s in step.say
            if isinstance(s, (ReadTrack, Line))]
     return out + [rules.expects(step.state).prompt.key]

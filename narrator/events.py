@@ -142,10 +142,13 @@ class Unclear:
 
 @message
 class Line:
-    """A sentence to say, named by its key in the game's prompts (``params`` fill its fields)."""
+    """A sentence to say, named by its key in the game's prompts (``params`` fill its fields);
+    with ``brief`` its short form (the prompt ``<key>.short``) where the game has one. A brief
+    Line equals the full one: it is the same sentence, said shorter."""
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    brief: bool = field(default=False, compare=False)
 
     def __hash__(self) -> int:
         return hash((self.key, tuple(sorted((k, repr(v)) for k, v in self.params.items()))))
@@ -168,12 +171,14 @@ class Said:
     readback, reject, info.
     ``audio`` names a recorded file that plays instead of speech (captions still print).
     ``track``: the track id a reminder stands for ("repeat" reads that track in full).
+    ``full``: the whole sentence a short form stands for ("repeat" says it).
     """
 
     text: str
     kind: str = "line"
     audio: str | None = None
     track: str | None = None
+    full: str | None = None
 
 
 Say = Union[Line, ReadTrack]

@@ -5,6 +5,7 @@ temporary folder; the bench (bench/listen.py) is where breadth lives."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import queue
 
@@ -86,6 +87,23 @@ def test_the_same_clip_decodes_the_same_every_time(clip_dir, whisper):
     clip = clips.make_clip(clip_dir, "four and nine", "dice 4 9", "flite:kal16", snr_db=10)
     runs = [hear_file(whisper, clip.path, FULL) for _ in range(3)]
     assert len({(r["text"], r["confidence"], r["command"]) for r in runs}) == 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyrnnoise") is None,
+                    reason="needs the denoise extra (pip install '.[denoise]')")
+def test_whisper_takes_a_second_opinion_on_cleaned_audio_only_in_a_noisy_room(
+        clip_dir, whisper, monkeypatch):
+    """Unless it is certain, Whisper decodes a noisy utterance once more after RNNoise and keeps
+    the more confident answer; in a quiet room there is nothing to clean: one decoding."""
+    decoded = []
+    decode = whisper.decode
+    monkeypatch.setattr(whisper, "decode", lambda samples, grammar: decoded.append(grammar)
+                        or decode(samples, grammar))
+    for snr, decodings in ((None, 1), (10, 2)):
+        decoded.clear()
+        talk = clips.make_clip(clip_dir, clips.TABLE_TALK[0], None, "flite:slt", snr)
+        assert heard(whisper, talk, COIN) is None  # talk is never certain
+        assert len(decoded) == decodings
 
 
 def test_the_ears_hear_next_in_a_stream_and_ignore_talk_around_it(clip_dir, whisper):

@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from narrator.events import Control, Dice, Line, Text, Unclear
-from narrator.understand import AcceptDice, AcceptText, Expectation
+from narrator.understand import (
+    AcceptDice, AcceptSuccesses, AcceptText, AcceptWords, Expectation, grammar,
+)
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
-from narrator.voice.listener import ACCEPT_AT, SURE_AT, decide
+from narrator.voice.listener import ACCEPT_AT, NEAR_AT, SURE_AT, decide
 
 EVERY_WORD = lambda word: True  # noqa: E731
 DICE = Expectation(Line("ask"), (AcceptDice(6, 1, 2),))
@@ -38,7 +40,8 @@ def test_a_short_miss_is_unclear_and_long_talk_is_dropped():
 
 
 def test_a_near_miss_is_unclear_even_when_long():
-    near = whisper("go back", 0.07, free="Go back, back, back.", seconds=2.5)
+    near = whisper("go back", (NEAR_AT + ACCEPT_AT["whisper"]) / 2, free="Go back, back, back.",
+                   seconds=2.5)
     assert isinstance(near.meaning, Unclear)
 
 
@@ -89,18 +92,23 @@ def test_pocketsphinx_agreement_rescues_a_low_phone_loop_score_but_not_while_rea
 def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transcript():
     from narrator.voice.whisper import choose
 
-    alone = choose(["pause"], [-1.0], -1.0, "pause")[1]
+    same = grammar(Expectation(Line("t"), (AcceptWords(("pass", "heads", "tails")),
+                                           AcceptSuccesses(4)))).same
+    alone = choose(["pause"], [-1.0], -1.0, "pause", same)[1]
     assert alone == pytest.approx(1.0)
-    rival = choose(["pass", "pause"], [-1.7, -2.0], -1.7, "pass")[1]
-    tie = choose(["pass", "pause"], [-1.7, -1.8], -1.7, "pass")[1]
-    same = choose(["tails", "tail"], [-1.7, -2.0], -1.7, "tails")[1]
+    rival = choose(["pass", "pause"], [-1.7, -2.0], -1.7, "pass", same)[1]
+    tie = choose(["pass", "pause"], [-1.7, -1.8], -1.7, "pass", same)[1]
     assert tie < ACCEPT_AT["whisper"] < rival < SURE_AT  # a guess: dropped, or read back
-    assert same == pytest.approx(1.0)  # "tail" says what "tails" says
-    guess = choose(["heads"], [-1.0], -1.0, "feds")[1]
+    # "tail" says what "tails" says, "track one" what "read track one" does: no rivals
+    assert choose(["tails", "tail"], [-1.7, -2.0], -1.7, "tails", same)[1] == pytest.approx(1.0)
+    assert choose(["track one", "read track one", "track two"], [-1.7, -1.8, -9.0], -1.7,
+                  "track one", same)[1] > SURE_AT
+    guess = choose(["heads"], [-1.0], -1.0, "feds", same)[1]
     assert guess == pytest.approx(0.5) and guess < SURE_AT  # a guess: always read back
-    repeated = choose(["track eleven"], [-3.0], -9.0, "track eleven track eleven track")
+    repeated = choose(["track eleven"], [-3.0], -9.0, "track eleven track eleven track", same)
     assert repeated == ("track eleven", 1.0)  # Whisper said it over again: still the phrase
-    longer = choose(["heads"], [-1.0], -1.0, "the feds")[1]
-    assert longer == pytest.approx(0.25) and choose(["heads"], [-1.0], -1.0, "oh the red feds")[1] == 0
-    assert choose(["no successes"], [-3.0], -9.0, "no success is again this dice hates me") \
+    longer = choose(["heads"], [-1.0], -1.0, "the feds", same)[1]
+    assert longer == pytest.approx(0.25)
+    assert choose(["heads"], [-1.0], -1.0, "oh the red feds", same)[1] == 0
+    assert choose(["no successes"], [-3.0], -9.0, "no success is again this dice hates me", same) \
         == ("no successes", 0.0)

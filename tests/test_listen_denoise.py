@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import clips
-from narrator.voice.denoise import STEP, Denoiser, make_denoiser
+from narrator.voice.denoise import STEP, Denoiser, clean_whole, make_denoiser
 from narrator.voice.hear import read_pcm
 
 pytestmark = [
@@ -55,6 +55,15 @@ def test_a_stream_cleaned_in_30_ms_frames_equals_the_whole_clip_cleaned(noisy_ne
 def test_a_quiet_room_passes_untouched(tmp_path):
     clean = whole_steps(read_pcm(clips.make_clip(tmp_path, "next", "next", "flite:rms").path))
     assert Denoiser().clean(clean) == clean
+
+
+def test_a_whole_utterance_is_cleaned_only_when_the_room_is_noisy(noisy_next, tmp_path):
+    """Whisper's second opinion (narrator/voice/whisper.py) needs to know whether there was
+    noise to take out: a quiet clip gives None, a noisy one its cleaned audio."""
+    clean = read_pcm(clips.make_clip(tmp_path, "next", "next", "flite:rms").path)
+    assert clean_whole(clean) is None
+    cleaned = clean_whole(noisy_next + b"\0\0")  # a last piece under 10 ms is dropped
+    assert cleaned == Denoiser().clean(noisy_next)
 
 
 def test_audio_not_in_whole_10_ms_pieces_is_refused():

@@ -100,3 +100,46 @@ def test_a_step_declared_twice_is_an_error():
     steps.action("x")(lambda s: (s, ()))
     with pytest.raises(ValueError, match="'x' is declared twice"):
         steps.action("x")(lambda s: (s, ()))
+
+
+# --------------------------------------------------------------------------- briefly
+
+
+@dataclass(frozen=True)
+class H:
+    todo: tuple = (("note",), ("count",), ("note",), ("count",))
+    heard: tuple = ()
+
+
+SHORT = Steps()
+
+
+@SHORT.action("note")
+def _note(h):
+    return h, (Line("said.note"),)
+
+
+@SHORT.question("count", lambda h: ask("ask.count", AcceptNumber(1, 3)))
+def _count(h, given):
+    return h, ()
+
+
+BRIEFLY = Flow(SHORT, over=lambda h: Line("over"), briefly=True)
+
+
+def test_a_flow_said_briefly_says_each_sentence_in_full_until_it_is_heard_then_briefly():
+    step = BRIEFLY.start(H())
+    assert [s.brief for s in step.say] == [False]
+    assert not BRIEFLY.expects(step.state).prompt.brief
+    refusal = BRIEFLY.apply(step.state, Number(9))  # refused: the question was not answered
+    assert refusal.state == step.state and not BRIEFLY.expects(refusal.state).prompt.brief
+    after = BRIEFLY.apply(step.state, Number(1))
+    assert [s.brief for s in after.say] == [True]
+    assert BRIEFLY.expects(after.state).prompt.brief
+    assert after.state.heard == ("said.note", "ask.count")
+
+
+def test_a_flow_not_said_briefly_says_every_sentence_in_full_every_time():
+    full = Flow(SHORT, over=lambda h: Line("over"))
+    after = full.apply(full.start(H()).state, Number(1))
+    assert [s.brief for s in after.say] == [False] and not full.expects(after.state).prompt.brief

@@ -6,18 +6,21 @@ Inputs go through the real understanding layer (``understand``), as a table woul
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.events import Continue, Dice, Line, Number, Text, Unclear, Word
+from narrator.dice import Roller
+from narrator.events import Continue, Control, Dice, Line, Number, Text, Unclear, Utterance, Word
 from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, AcceptText, AcceptWords
 from narrator.rules.hell_for_leather import FLOW, INFO, charts
 from narrator.rules.hell_for_leather.model import DRIVE, Die, Finale, heat_status, set_member, set_team
 from narrator.script.loader import find_script, load_script
-from narrator.script.render import render
+from narrator.script.render import render, render_line
+from narrator.session.game import Session
 from narrator.understand import understand
 
 RULES = INFO.rules
@@ -53,6 +56,16 @@ def say(state, *texts):
         said.extend(line.key for line in step.say if isinstance(line, Line))
         state = step.state
     return state, said
+
+
+def shown(line):
+    """The prompt a Line is said with: ``<key>.short`` when it is brief."""
+    return f"{line.key}.short" if line.brief else line.key
+
+
+def asks(state):
+    """The question asked now, in full or short."""
+    return prompt(state).key
 
 
 def refused(state, text):
@@ -121,12 +134,12 @@ def test_setup_instinct_must_be_coward_traitor_or_wretch():
 
 def test_first_scene_is_set_at_the_source_and_team_a_narrates_first():
     state = teams_game()
-    assert prompt(state).key == "threat.ask"  # Juggernaut has no VP: no dilemma offered
+    assert asks(state) == "threat.ask"  # Juggernaut has no VP: no dilemma offered
     status = RULES.status(state)
     assert status[0] == Line("status.turn", {"team": "Falcon", "narrator": "Dillon Dunne",
                                              "adversary": "Juggernaut"})
     state, said = say(state, "next")
-    assert said == ["solution.quiet"] and prompt(state).key == "solution.ask"
+    assert said == ["solution.quiet"] and asks(state) == "solution.ask"
     assert "skill" in prompt(state).params.get("choices", "skill")
 
 
@@ -139,7 +152,7 @@ def test_veto_keeps_the_solution_going():
 def test_pass_adversary_narrates_cup_passes_clockwise_and_roles_switch():
     state = to_conflict(teams_game())
     state, said = say(state, "pass", "next")
-    assert prompt(state).key == "narrate.pass"
+    assert asks(state) == "narrate.pass"
     state, said = say(state, "next")
     assert state.teams[0].vp == 1
     assert state.active == 1 and state.narrator.name == "Elsa Evans"
@@ -169,10 +182,10 @@ def test_roll_results_best_die_counts_two_merits_are_a_boon():
 def test_results_counted_after_last_die_a_knocked_die_is_recounted():
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "risk", "merit", "recount")
-    assert prompt(state).key == "recount.which"  # only the die that changed is asked again
+    assert asks(state) == "recount.which"  # only the die that changed is asked again
     assert prompt(state).params["choices"] == ["1 pass", "2 merit"]
     state, _ = say(state, "1")
-    assert prompt(state).key == "die.recount" and prompt(state).params["was"] == "pass"
+    assert asks(state) == "die.recount" and prompt(state).params["was"] == "pass"
     state, _ = say(state, "merit")
     assert RULES.expects(state).prompt.params["result"] == "boon"
     state, said = say(state, "next")
@@ -195,7 +208,7 @@ def test_risk_once_per_conflict_adds_a_heat_die_and_a_d10():
     state, said = say(state, "curse 4", "risk")
     assert state.teams[0].heat == 3 and "risk.taken" in said
     state, _ = say(state, "merit")
-    assert prompt(state).key == "after.final"  # one risk a conflict: no longer offered
+    assert asks(state) == "after.final"  # one risk a conflict: no longer offered
     assert refused(state, "risk") in ("reject.word", "reject.not_now")
 
 
@@ -216,7 +229,7 @@ def test_felony_risk_die_not_merit_escalates_grade_by_dice_until_merit():
     assert "felony.committed" in said and member(state, "Dillon Dunne").felony == 2
     state, said = say(state, "next")
     assert "result.boon" in said
-    assert prompt(state).key == "narrate.felony" and prompt(state).params["detail"] == "2"
+    assert asks(state) == "narrate.felony" and prompt(state).params["detail"] == "2"
 
 
 def test_felony_third_die_without_merit_is_three_stars():
@@ -239,7 +252,7 @@ def test_risk_is_refused_on_a_skill_declaration_and_a_cursed_one_bars_more():
     if prompt(state).key.startswith("help.ask"):
         state, _ = say(state, "next")
     state, _ = say(state, "curse 2")
-    assert prompt(state).key == "after.final"  # no risk on a skill claim
+    assert asks(state) == "after.final"  # no risk on a skill claim
     assert refused(state, "risk") in ("reject.word", "reject.not_now")
     state, said = say(state, "next")
     assert "skill.curse" in said and member(state, "Dillon Dunne").no_skills
@@ -263,9 +276,9 @@ def test_curse_of_27_in_play_second_trauma_may_be_passed_to_a_teammate():
     state = to_conflict(state)
     state = set_team(state, 0, heat=6)
     state, _ = say(state, "heat fell", "0", "27")
-    assert prompt(state).key == "narrate.trauma"  # the roller's first trauma
+    assert asks(state) == "narrate.trauma"  # the roller's first trauma
     state, _ = say(state, "next")
-    assert prompt(state).key == "trauma.who"
+    assert asks(state) == "trauma.who"
     state, said = say(state, "2")  # Rikard takes the second
     assert member(state, "Dillon Dunne").drive == 1 and member(state, "Rikard Rasmussen").drive == 1
     assert state.teams[0].heat == 2
@@ -275,7 +288,7 @@ def test_heat_curse_full_fall_totals_12_a_trauma():
     state = to_conflict(teams_game())
     state, _ = say(state, "curse 4", "risk")  # Heat 3
     state, said = say(state, "heat fell", "0", "12")
-    assert "curse.total" in said and prompt(state).key == "narrate.trauma"
+    assert "curse.total" in said and asks(state) == "narrate.trauma"
     assert member(state, "Dillon Dunne").drive == 1
     assert charts.heat_fall_score(4 + 5 + 3, 0) == 12
 
@@ -322,7 +335,7 @@ def test_hunters_no_victory_points_while_hunted_three_merits_clear():
 
 def test_hunters_dilemma_refused_on_a_hunted_team():
     state = hunted_game()
-    assert prompt(state).key.startswith("threat.ask.")  # not offered while hunted
+    assert shown(prompt(state)) == "threat.ask.short"  # not offered while hunted
     assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
@@ -331,7 +344,7 @@ def test_boon_lowers_heat_by_one_to_no_less_than_two_and_asks_flashback():
     state, _ = say(state, "merit", "risk", "merit", "next")
     assert state.teams[0].heat == 2  # 2 + 1 for the Risk - 1 for the Boon
     state, _ = say(state, "next")
-    assert prompt(state).key == "narrate.boon_flashback"
+    assert asks(state) == "narrate.boon_flashback"
     assert prompt(state).params["detail"] == "his brother in prison"
 
 
@@ -347,7 +360,7 @@ def test_trauma_drive_track_and_rip():
 def test_drive_zero_fails_as_a_curse_rolled_on_one_d10_plus_felony():
     state = set_member(teams_game(), 0, 0, drive=3)  # Dillon at Drive 0
     state = to_conflict(state)
-    assert prompt(state).key == "nodice.conflict"
+    assert asks(state) == "nodice.conflict"
     state, said = say(state, "9")
     assert "curse.hunters_arrive" in said
 
@@ -390,7 +403,7 @@ def test_dilemma_buy_off_pays_the_adversary_back_and_one_more():
     state, _ = say(state, "pass", "next", "next")  # Juggernaut 1, Falcon active
     state, _ = say(state, "dilemma", "buy off")
     assert (state.teams[0].vp, state.teams[1].vp) == (1, 2)
-    assert prompt(state).key.startswith("threat.ask.")  # one dilemma a turn: not again
+    assert shown(prompt(state)) == "threat.ask.short"  # one dilemma a turn: not again
     assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
@@ -399,9 +412,9 @@ def buy_goals(state, n):
     while state.teams[0].done < n:
         state = to_conflict(state)
         state, _ = say(state, "merit", "next", "next")
-        if prompt(state).key == "goal.ask":
+        if asks(state) == "goal.ask":
             state, _ = say(state, "buy")
-            if prompt(state).key == "goal.reward":
+            if asks(state) == "goal.reward":
                 state, _ = say(state, "heat" if state.teams[0].heat > 2 else "heal")
         if state.finale is not None:
             break
@@ -428,13 +441,13 @@ def test_reaching_the_objective_starts_the_finale_with_rewards():
     assert state.teams[1].heat == heat + 1 and state.finale.vp == (4, 0)
     assert state.teams[0].heat == 2
     state, said = say(state, "next")
-    assert prompt(state).key == "finale.choose_narrator"
+    assert asks(state) == "finale.choose_narrator"
 
 
 def test_rewards_trauma_wounds_a_rival_but_may_not_kill():
     state = buy_goals(teams_game(), 3)
     state, said = say(state, "trauma", "1")
-    assert "trauma.drive" in said and prompt(state).key == "narrate.reward_trauma"
+    assert "trauma.drive" in said and asks(state) == "narrate.reward_trauma"
     assert member(state, "Elsa Evans").drive == 1
     state = set_member(set_member(state, 1, 0, drive=3), 1, 1, drive=3)
     state, _ = say(state, "next")
@@ -461,10 +474,10 @@ def finale_state():
 def test_finale_example_victory_point_totals():
     state, said = say(finale_state(), "next")
     state, _ = say(state, "1", "1")  # Elsa takes the cup; Dillon, opposite, is the Target
-    assert prompt(state).key == "finale.attack"
+    assert asks(state) == "finale.attack"
     state, _ = say(state, "next", "pass", "merit", "next")  # two dice: Drive 1 + an ally
     assert state.finale.vp == (0, 3)
-    assert prompt(state).key == "finale.defend_or_ditch" and state.narrator.name == "Dillon Dunne"
+    assert asks(state) == "finale.defend_or_ditch" and state.narrator.name == "Dillon Dunne"
     state, _ = say(state, "defend", "curse", "risk", "pass", "risk", "merit", "risk", "merit",
                    "next")
     assert state.finale.vp == (5, 3) and state.teams[0].heat == 7
@@ -504,7 +517,7 @@ def test_finale_last_team_standing_gets_the_epilogue():
     b = replace(b, members=(b.members[0], replace(b.members[1], drive=4)))
     state = replace(state, teams=(a, b))
     state, said = say(state, "next", "1", "next", "curse", "next", "next")  # Elsa, alone, dies
-    assert "finale.won" in said and prompt(state).key == "narrate.epilogue"
+    assert "finale.won" in said and asks(state) == "narrate.epilogue"
     state, said = say(state, "next", "next")
     assert RULES.expects(state).over and state.outcome == "won"
 
@@ -629,26 +642,95 @@ def test_a_short_spoken_primer_of_the_table_set_up_comes_first():
         assert thing in primer
 
 
-def test_prompts_are_said_in_full_in_a_teams_first_scene_and_short_after():
+def test_prompts_are_said_in_full_the_first_time_the_table_hears_them_and_short_after():
     state = teams_game()
-    first = [prompt(state).key]
+    first = [shown(prompt(state))]
     state, _ = say(state, "next")
-    first.append(prompt(state).key)
+    first.append(shown(prompt(state)))
     state = to_conflict(teams_game())
-    first.append(prompt(state).key)
+    first.append(shown(prompt(state)))
     assert first == ["threat.ask", "solution.ask", "die.drive.main"]
     state, _ = say(state, "pass", "next", "next")  # Falcon's first scene is over
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # so is Juggernaut's
-    assert prompt(state).key == "threat.ask_dilemma.short"
+    assert shown(prompt(state)) == "threat.ask_dilemma.short"
     state, _ = say(state, "next")
-    assert prompt(state).key == "solution.ask.short"
+    assert shown(prompt(state)) == "solution.ask.short"
+
+
+def text(state):
+    """The question asked now, as it is said."""
+    return render(SCRIPT, prompt(state))[0].text
+
+
+def test_a_prompt_first_heard_in_a_later_scene_is_said_in_full():
+    """Falcon first has Victory Points to call for help in its second scene: the table has
+    never heard the question, so it is said in full (then short the time after)."""
+    state = to_conflict(teams_game())
+    state, _ = say(state, "pass", "next", "next")  # Falcon's first scene: 1 VP
+    state = to_conflict(state)
+    state, _ = say(state, "pass", "next", "next")  # Juggernaut's first scene
+    state, _ = say(state, "next", "conflict")
+    assert shown(prompt(state)) == "help.ask" and "Call for help" in text(state)
+    state, _ = say(state, "next", "pass", "next", "next")
+    state = to_conflict(state)
+    state, _ = say(state, "pass", "next", "next")
+    state, _ = say(state, "next", "conflict")
+    assert shown(prompt(state)) == "help.ask.short"
+
+
+def test_a_risk_is_explained_the_first_time_and_short_after():
+    state = to_conflict(teams_game())
+    state, said = say(state, "pass", "risk")
+    assert said == ["risk.taken"] and prompt(state).key == "die.risk"
+    assert "good hand" in text(state)
+    state, _ = say(state, "merit", "next", "next")  # no felony: scored, narrated
+    state = to_conflict(state)
+    state, _ = say(state, "pass")  # Juggernaut's scene
+    step = RULES.apply(state, understand("risk", RULES.expects(state)))
+    assert [shown(line) for line in step.say] == ["risk.taken.short"]
+    assert shown(RULES.expects(step.state).prompt) == "die.risk.short"
+
+
+def test_a_second_recount_does_not_read_the_dice_back_again():
+    """The table just heard every die it reported: the second time, "which die" asks for a
+    number only, and the die's question says what it was, not the list of answers."""
+    state = to_conflict(teams_game())
+    state, _ = say(state, "pass", "risk", "merit", "recount", "1", "merit", "recount")
+    assert shown(prompt(state)) == "recount.which.short"
+    assert text(state) == "Which die changed, 1 to 2?"
+    state, _ = say(state, "2")
+    assert text(state) == "Die 2, was merit: what is it now?"
+
+
+def test_co_op_does_not_announce_the_cup_twice():
+    """In co-op the next turn is the same team's, and its first line names the new Narrator."""
+    state = coop_game()
+    state, _ = say(state, "next", "conflict")
+    if prompt(state).key.startswith("help.ask"):
+        state, _ = say(state, "next")
+    state, _ = say(state, "pass", "next")
+    step = RULES.apply(state, Continue())  # the narration is done: the turn ends
+    assert [line.key for line in step.say] == ["turn.start", "heat.quiet"]
+    assert render(SCRIPT, step.say[0])[0].text.startswith("Phoenix's turn: Alex narrates")
+
+
+def test_a_co_op_adversary_of_two_reads_right_and_one_of_a_thing_is_singular():
+    line = Line("turn.start", {"team": "Phoenix", "narrator": "Susan",
+                               "adversary": ["Alex", "Kim"]})
+    assert render(SCRIPT, line)[0].text == (
+        "Phoenix's turn: Susan narrates, and the Adversary is Alex and Kim.")
+    assert "1 more result." in render(SCRIPT, Line("curse.excess", {"extra": 1}))[0].text
+    assert "Add up the 1 fallen Heat die." in render(SCRIPT, Line("fall.total", {"fallen": 1}))[0].text
+    accepted = render(SCRIPT, Line("dilemma.accepted", {"adversary": ["Alex", "Kim"],
+                                                        "narrator": "Susan"}))[0].text
+    assert "Alex and Kim narrates" not in accepted and "Alex and Kim" in accepted
 
 
 def test_a_barred_skill_claim_is_not_offered():
     state = set_member(teams_game(), 0, 0, no_skills=True)
     state, _ = say(state, "next")
-    assert prompt(state).key == "solution.ask_no_skill"
+    assert asks(state) == "solution.ask_no_skill"
     assert RULES.expects(state).find(AcceptWords).words == ("conflict", "veto")
 
 
@@ -659,9 +741,29 @@ def test_a_goal_reward_offers_only_what_is_possible_and_takes_a_lone_one_at_once
     state = set_team(set_member(teams_game(), 0, 1, drive=1), 0, vp=4, heat=3)
     state = to_conflict(state)
     state, _ = say(state, "merit", "next", "next", "buy")
-    assert prompt(state).key == "goal.reward" and prompt(state).params["choices"] == [
+    assert asks(state) == "goal.reward" and prompt(state).params["choices"] == [
         "heat", "heal"]
     state = set_team(set_member(teams_game(), 0, 1, drive=1), 0, vp=4)  # Heat 2: heal only
     state = to_conflict(state)
     state, said = say(state, "merit", "next", "next", "buy")
     assert "heal.done" in said and member(state, "Rikard Rasmussen").drive == 0
+
+
+def test_repeat_after_a_short_prompt_says_the_whole_sentence():
+    """The golden table typed into a session: at the first question said short, the table
+    hears the short form; "repeat" says the whole question, not the short form again."""
+    session = Session(INFO, SCRIPT, dict(RULES.options), roller=Roller(7))
+    said = session.opening()
+    for typed in (Path(__file__).parent / "golden" / "hell-for-leather.in").read_text().splitlines():
+        prompt = session.expectation.prompt
+        if prompt.brief and f"{prompt.key}.short" in SCRIPT.prompts:
+            break
+        outcome = session.hear(Utterance(typed, understand(typed, session.expectation), 1.0, "text"))
+        said = session.commit() if outcome.record is not None else outcome.said
+    else:
+        raise AssertionError("the golden playthrough never asks a question short")
+    whole = render_line(SCRIPT, prompt)
+    assert said[-1].text == render_line(SCRIPT, Line(f"{prompt.key}.short", prompt.params))
+    assert len(said[-1].text) < len(whole)
+    repeated = session.hear(Utterance("repeat", Control("repeat"), 1.0, "text")).said
+    assert repeated[-1].text == whole and said[-1].text not in [s.text for s in repeated]

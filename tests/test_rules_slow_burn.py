@@ -690,6 +690,20 @@ def test_option_reread_by_default_reads_a_track_in_full_once_then_a_reminder_or_
         assert len(short[0].text) * 3 < sum(len(s.text) for s in whole)
 
 
+def test_each_sentence_in_full_the_first_time_an_episode_then_short():
+    state = drive(begin(spies=2), "ask.resources")
+    assert not asked(state).brief  # Ash's, the first time
+    ash = give(state, Number(1))
+    assert keys(ash.say) == ["said.resources"] and not ash.say[0].brief
+    assert asked(ash.state) == Line("ask.resources", {"spy": "Blue", "free": 3})
+    assert asked(ash.state).brief  # Blue's: heard once already this episode
+    blue = give(ash.state, Number(1))
+    assert keys(blue.say) == ["said.resources"] and blue.say[0].brief
+    state = drive(blue.state, "ask.another")
+    state = drive(give(state, Word("yes")).state, "ask.resources")
+    assert state.episode == 2 and not asked(state).brief  # a new episode hears it in full
+
+
 def test_option_reread_always_reads_every_track_in_full_every_time():
     said = []
     drive(begin(spies=2, reread="always"), "ask.another", said=said)

@@ -15,6 +15,12 @@ the queue (``push``); the step it came from is already off it. An empty queue is
 expects (``check``) and the one place an input is refused: the state stays as it was and the
 refusal names the reason (a ``Line``); the session says it and asks the question again. A step
 that finds an answer illegal for a reason of its own raises ``Refused``.
+
+A game whose state has a ``heard`` field (a tuple of prompt keys) may ask the flow to say each
+question and each sentence in full until it has been heard once, then briefly (``Line.brief``:
+its short form ``<key>.short`` where the script words one; "repeat" and a refusal give the whole
+sentence again). The game empties ``heard`` where the table should hear everything in full
+again, such as a new episode.
 """
 
 from __future__ import annotations
@@ -97,9 +103,10 @@ def ask(key: str, *accepts: Accept, why: str | Line | None = None, **params: Any
 class Flow:
     """Runs one game's ``Steps``. ``over(state)`` is what the game says once nothing is left."""
 
-    def __init__(self, steps: Steps, over: Callable[[Any], Line]) -> None:
+    def __init__(self, steps: Steps, over: Callable[[Any], Line], *, briefly: bool = False) -> None:
         self.steps = steps.table
         self.over = over
+        self.briefly = briefly  # full until heard once, then brief (the state's ``heard``)
 
     def run(self, state: Any) -> Out:
         """Do every action at the front of the queue, up to the next question or the end."""
@@ -107,8 +114,22 @@ class Flow:
         while state.todo and isinstance(self.steps[state.todo[0][0]], Do):
             name, *args = state.todo[0]
             state, more = self.steps[name].act(replace(state, todo=state.todo[1:]), *args)
-            said += tuple(more)
+            state, more = self._brief(state, tuple(more))
+            said += more
         return state, said
+
+    def _brief(self, state: Any, said: tuple[Say, ...]) -> Out:
+        """``said`` with every Line already heard marked brief; the others count as heard."""
+        if not self.briefly:
+            return state, said
+        heard, out = state.heard, []
+        for say in said:
+            if isinstance(say, Line) and say.key in heard:
+                say = replace(say, brief=True)
+            elif isinstance(say, Line):
+                heard += (say.key,)
+            out.append(say)
+        return replace(state, heard=heard), tuple(out)
 
     def start(self, state: Any, *first: Say) -> Step:
         """The game's first Step: ``first`` said, then every step up to the first question."""
@@ -119,7 +140,10 @@ class Flow:
         if not state.todo:
             return Expectation(self.over(state), ())
         name, *args = state.todo[0]
-        return self.steps[name].expect(state, *args)
+        expectation = self.steps[name].expect(state, *args)
+        if self.briefly and expectation.prompt.key in state.heard:
+            return replace(expectation, prompt=replace(expectation.prompt, brief=True))
+        return expectation
 
     def apply(self, state: Any, given: GameInput) -> Step:
         """Check ``given`` against the question, answer it, and run on to the next question."""
@@ -128,12 +152,14 @@ class Flow:
         if reason is not None:
             return Step(state, rejected=reason)
         name, *args = state.todo[0]
+        asked, _ = self._brief(state, (expectation.prompt,))  # an answered question was heard
         try:
-            new, said = self.steps[name].answer(replace(state, todo=state.todo[1:]), given, *args)
+            new, said = self.steps[name].answer(replace(asked, todo=state.todo[1:]), given, *args)
         except Refused as refusal:
             return Step(state, rejected=refusal.line)
+        new, said = self._brief(new, tuple(said))
         new, more = self.run(new)
-        return Step(new, tuple(said) + more)
+        return Step(new, said + more)
 
 
 class FlowRules:

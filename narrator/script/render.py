@@ -65,7 +65,8 @@ def render_line(script: Script, line: Line) -> str:
 
 def render(script: Script, say: Say, kind: str = "line") -> list[Said]:
     """Everything one ``Say`` speaks: a track is its heading then each of its lines; a brief
-    track is its reminder, when the game's prompts have one."""
+    track is its reminder, and a brief line its short form (``<key>.short``), when the game's
+    prompts have one (the Said keeps what it stands for: "repeat" says that)."""
     if isinstance(say, ReadTrack) and say.brief and f"reminder.{say.track}" in script.prompts:
         return [Said(render_line(script, Line(f"reminder.{say.track}")), kind, track=say.track)]
     if isinstance(say, ReadTrack):
@@ -74,4 +75,8 @@ def render(script: Script, say: Say, kind: str = "line") -> list[Said]:
         # With a recording, the heading plays it and the lines are captions only.
         line_kind = "caption" if audio else "line"
         return [Said(track.heading, "heading", audio)] + [Said(t, line_kind) for t in track.lines]
-    return [Said(render_line(script, say), kind)]
+    text = render_line(script, say)
+    if say.brief and f"{say.key}.short" in script.prompts:
+        short = render_line(script, Line(f"{say.key}.short", say.params))
+        return [Said(short, kind, full=text)]
+    return [Said(text, kind)]

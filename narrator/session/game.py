@@ -83,10 +83,11 @@ class Session:
         return self._remember(self._say(self._first.say) + self._prompt())
 
     def resumed(self) -> list[Said]:
-        """What to say when a saved session is picked up again."""
+        """What to say when a saved session is picked up again (the question in full)."""
         inputs = counted(len(self.inputs), "input")
         intro = [Said(f"Resuming {self.info.title} after {inputs}.", "info")]
-        return self._remember(intro + self._say(self.rules.status(self.state)) + self._prompt())
+        status = self._say(self.rules.status(self.state))
+        return self._remember(intro + status + self.full(self._prompt()))
 
     # ------------------------------------------------------------------ the pure step
 
@@ -104,8 +105,9 @@ class Session:
         return self._game_input(meaning, sure)
 
     def question(self) -> list[Said]:
-        """The question waiting now (or the game's end)."""
-        return self._prompt()
+        """The question waiting now, in full (or the game's end): the shell asks it again after
+        a miss or a pause."""
+        return self.full(self._prompt())
 
     def commit(self) -> list[Said]:
         """Adopt the input staged by the last ``hear`` (call after it was journaled)."""
@@ -229,10 +231,14 @@ class Session:
         return self._remember(render(self.script, ReadTrack(track.id)) + self._prompt())
 
     def full(self, said: list[Said]) -> list[Said]:
-        """``said`` as "repeat" says it again: each track's reminder becomes the whole track."""
+        """``said`` as "repeat" says it again: each track's reminder becomes the whole track,
+        each short form the whole sentence."""
         out: list[Said] = []
         for s in said:
-            out.extend(render(self.script, ReadTrack(s.track)) if s.track else [s])
+            if s.track:
+                out.extend(render(self.script, ReadTrack(s.track)))
+            else:
+                out.append(Said(s.full, s.kind, s.audio) if s.full else s)
         return out
 
     def help(self) -> list[Said]:
@@ -254,7 +260,7 @@ class Session:
         elif expectation.why is not None:
             waits = f"waiting for {wanted(expectation)}: {_sentence(self._text(expectation.why))}"
         else:
-            question = _sentence(self._text(expectation.prompt))
+            question = _sentence(self.full(self._prompt())[0].text)
             waits = f"waiting for {wanted(expectation)}, to answer: {question}"
         return [Said(WHILE.get(mode, "The game is ") + waits, "info")]
 
@@ -265,14 +271,16 @@ class Session:
         return self._refusal(self._text(step.rejected))
 
     def _refusal(self, reason: str) -> list[Said]:
-        """Why not, then the question again: how every refusal is said."""
-        return [Said(reason, "reject")] + self._prompt()
+        """Why not, then the whole question again: how every refusal is said."""
+        return [Said(reason, "reject")] + self.full(self._prompt())
 
     def _prompt(self) -> list[Said]:
         expectation = self.expectation
         if expectation.over:
             return [Said("The game is over. Thank you for playing.", "info")]
-        return [Said(self._text(expectation.prompt), "prompt")]
+        if expectation.prompt.key == "confirm":
+            return [Said(self._text(expectation.prompt), "prompt")]
+        return render(self.script, expectation.prompt, "prompt")
 
     def _say(self, says: tuple | list) -> list[Said]:
         out: list[Said] = []

@@ -8,10 +8,11 @@ recogniser that scores candidates, and ``matches``/``complete`` to judge a trans
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from narrator.understand import template as t
 from narrator.understand.expect import Expectation
+from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
 from narrator.understand.phrases import WAKE_WORD, is_free, phrases as live_phrases
 from narrator.understand.words import normalise
@@ -20,12 +21,14 @@ from narrator.understand.words import normalise
 @dataclass(frozen=True)
 class Grammar:
     """The whole phrases legal now. ``free``: any speech is (free text is expected) and
-    ``root`` is None. ``unknown``: words left out because a recogniser lacks them."""
+    ``root`` is None. ``unknown``: words left out because a recogniser lacks them.
+    ``expectation``: what the phrases answer (``same`` reads them by it)."""
 
     root: t.Expr | None
     mode: str = "asking"
     free: bool = False
     unknown: tuple[str, ...] = ()
+    expectation: Expectation | None = field(default=None, compare=False, repr=False)
 
     @property
     def speaking(self) -> bool:
@@ -79,12 +82,24 @@ class Grammar:
         found = t.ends(self.root, words)
         return bool(words) and len(words) in found and t.MORE not in found
 
+    def same(self, one: str, other: str) -> bool:
+        """Whether two phrases mean the same now ("read track one" and "track one", "please
+        pause" and "pause"; a leading wake word aside)."""
+        return self._meaning(one) == self._meaning(other)
+
+    def _meaning(self, text: str):
+        words = normalise(text).split()
+        if words[:1] == [WAKE_WORD]:
+            words = words[1:]
+        return understand(" ".join(words), self.expectation, self.mode)
+
     def without(self, missing: set[str]) -> "Grammar":
         """This grammar without the phrases that need a word of ``missing``."""
         if self.free or not missing:
             return self
         root = t.prune(self.root, missing) or ("seq", ("w", "<missing>"))
-        return Grammar(root, self.mode, unknown=tuple(sorted(set(self.unknown) | missing)))
+        return Grammar(root, self.mode, unknown=tuple(sorted(set(self.unknown) | missing)),
+                       expectation=self.expectation)
 
 
 def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False) -> Grammar:
@@ -92,8 +107,8 @@ def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = 
     what ``expectation`` accepts. ``wake``: every phrase starts with the wake word."""
     live = live_phrases(expectation, mode)
     if is_free(expectation, mode):
-        return Grammar(None, mode, free=True)
+        return Grammar(None, mode, free=True, expectation=expectation)
     root = t.expand(t.alt(p.expr for p in live))
     if wake:
         root = t.seq(t.W(WAKE_WORD), root)
-    return Grammar(root, mode)
+    return Grammar(root, mode, expectation=expectation)

@@ -40,6 +40,11 @@ def low_pass(count: int, cutoff: float, rate: float) -> np.ndarray:
 _TAPS = low_pass(TAP_COUNT, CUTOFF, RATE * FACTOR)
 
 
+def levels(samples: np.ndarray) -> np.ndarray:
+    """The rms of each 10 ms piece of int16-scaled samples (whole pieces only)."""
+    return np.sqrt(np.mean(samples.reshape(-1, STEP) ** 2, axis=1))
+
+
 def fir(samples: np.ndarray, history: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``samples`` through _TAPS, carrying on from ``history`` (the last inputs seen before);
     returns the output and the history for the next piece."""
@@ -89,8 +94,7 @@ class Denoiser:
         if samples.size % STEP:
             raise ValueError(f"denoise takes whole 10 ms pieces ({STEP} samples), "
                              f"not {samples.size}")
-        pieces = samples.reshape(-1, STEP)
-        self._levels.extend(np.sqrt(np.mean(pieces ** 2, axis=1)))
+        self._levels.extend(levels(samples))
         stuffed = np.zeros(samples.size * FACTOR)
         stuffed[::FACTOR] = samples * FACTOR
         high, self._up = fir(stuffed, self._up)
@@ -110,6 +114,25 @@ class Denoiser:
         if self._state:
             self._lib.rnnoise_destroy(self._state)
             self._state = None
+
+
+def clean_whole(pcm: bytes, denoiser: Denoiser | None = None) -> bytes | None:
+    """A whole recorded utterance cleaned by ``denoiser`` (default: a fresh one), which is then
+    closed; a last piece under 10 ms is dropped. None when RNNoise cannot be loaded or the room
+    was quiet (nothing to take out: the audio would come back as it is)."""
+    whole = pcm[:len(pcm) - len(pcm) % (2 * STEP)]
+    samples = np.frombuffer(whole, dtype=np.int16).astype(np.float64)
+    try:
+        if not samples.size or np.percentile(levels(samples), 10) < QUIET_FLOOR:
+            return None  # known quiet without running the network (a fifth of a second)
+        denoiser = denoiser or Denoiser()
+        cleaned = denoiser.clean(whole)
+    except OSError:  # RNNoise cannot be loaded
+        return None
+    finally:
+        if denoiser is not None:
+            denoiser.close()
+    return None if cleaned is whole else cleaned
 
 
 def make_denoiser(wanted: bool = True) -> Denoiser | None:

@@ -21,7 +21,7 @@ from narrator.understand import (
 )
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import RATE, Recognizer, decode
-from narrator.voice.denoise import STEP, make_denoiser
+from narrator.voice.denoise import clean_whole, make_denoiser
 from narrator.voice.listener import decide
 
 GAME_WORDS = ("yes", "no", "heads", "tails", "merit", "pass", "curse", "boon")
@@ -111,8 +111,7 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
     grammar = grammars.build(expectation, recognizer.known, mode=mode)
     denoiser = make_denoiser(denoise and getattr(recognizer, "denoise", True))
     if denoiser is not None:
-        pcm = denoiser.clean(pcm[:len(pcm) - len(pcm) % (2 * STEP)])
-        denoiser.close()
+        pcm = clean_whole(pcm, denoiser) or pcm
     begin = time.perf_counter()
     heard = decode(recognizer, grammar, pcm)
     ms = (time.perf_counter() - begin) * 1000

@@ -45,7 +45,7 @@ MIN_CONFIDENCE_SPEAKING = 0.5
 MIN_AGREEMENT = 0.6         # pocketsphinx, with a free-speech decoding of the same audio
 LONG_PHONES = 6
 #: the confidence a phrase needs to count, by engine (pocketsphinx: see ``sphinx_passes``)
-ACCEPT_AT = {"whisper": 0.08, "vosk": 0.25}
+ACCEPT_AT = {"whisper": 0.07, "vosk": 0.25}
 SURE_AT = 0.6               # under it, a result is read back before it counts
 NEAR_AT = 0.06              # a rejected phrase this close was meant for the narrator
 SHORT_SECONDS = 1.6         # a rejected utterance this short, ...

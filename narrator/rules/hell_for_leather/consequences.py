@@ -89,11 +89,12 @@ def _hunters(s: State, t: int) -> tuple[State, Line]:
     Heat (Hunters)."""
     marks = s.teams[t].hunters
     s = add_heat(s, t, 1)
+    heat = {"heat": s.teams[t].heat}
     if marks == 0:
-        return set_team(s, t, hunters=HUNTER_MARKS), Line("curse.hunters_arrive")
+        return set_team(s, t, hunters=HUNTER_MARKS), Line("curse.hunters_arrive", heat)
     if marks < HUNTER_MARKS:
-        return set_team(s, t, hunters=marks + 1), Line("curse.hunters_refresh")
-    return s, Line("curse.hunters_as_gain_heat")
+        return set_team(s, t, hunters=marks + 1), Line("curse.hunters_refresh", heat)
+    return s, Line("curse.hunters_as_gain_heat", heat)
 
 
 def _curse(s: State, total: int, bearer: int):
@@ -287,5 +288,8 @@ def _end_turn(s):
     if wiped:
         return push(s, ("storm_begin", 1 - wiped[0])), (
             Line("team.wiped", {"team": s.teams[wiped[0]].name}),)
-    return push(replace(s, active=s.other), ("turn",)), (Line("cup.passed", {
+    s = push(replace(s, active=s.other), ("turn",))
+    if s.coop:  # the next turn, the team's own, says who narrates now
+        return s, ()
+    return s, (Line("cup.passed", {
         "team": team.name, "holder": s.teams[t].members[s.teams[t].cup].name}),)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 #: the Drive track, best first; a Trauma moves one step right (How to Play 2, Drive Track)
@@ -119,6 +119,9 @@ class State:
     felony_stars: int = 6
     exams: bool = False
     outcome: str = ""  # won or lost, when the game is over
+    #: prompt keys the table has heard (said or asked): how things are said, not where the
+    #: game stands, so it takes no part in comparing states
+    heard: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def coop(self) -> bool:

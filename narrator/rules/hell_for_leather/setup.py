@@ -152,5 +152,4 @@ def _begin(s):
         say.append(Line("setup.exams", {"team": s.teams[0].name,
                                         "first": [t.members[0].name for t in s.teams]}))
     s = replace(s, sizes=tuple(len(t.members) for t in s.teams), active=0)
-    return push(s, ("turn",)), tuple(say) + (Line("play.begins", {"team": s.teams[0].name,
-                                                                     "narrator": s.narrator.name}),)
+    return push(s, ("turn",)), tuple(say) + (Line("play.begins"),)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from narrator.rules.base import AcceptContinue, AcceptDice, AcceptWords
 from narrator.rules.flow import Steps
-from narrator.rules.hell_for_leather.model import Team
 
 STEPS = Steps()
 
@@ -18,12 +17,6 @@ ROLL_REFUSAL = ("Hell for Leather is a game of skill: throw the d10 at the Confl
 
 def words(*options: str, numbered: tuple[str, ...] = ()) -> AcceptWords:
     return AcceptWords(tuple(options), numbered)
-
-
-def brief(team: Team, key: str) -> str:
-    """A prompt in full for a team's first scene, then its short reminder (``key.short``):
-    "repeat" or "help" still give what can be said."""
-    return f"{key}.short" if team.scenes else key
 
 
 def choices(names: list[str]) -> list[str]:

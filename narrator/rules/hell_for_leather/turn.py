@@ -8,8 +8,8 @@ from dataclasses import replace
 from narrator.events import Continue, Line
 from narrator.rules.hell_for_leather import conflict
 from narrator.rules.flow import ask, push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, brief, words
-from narrator.rules.hell_for_leather.model import HUNTER_MARKS, State, heat_status, set_team
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, words
+from narrator.rules.hell_for_leather.model import State, heat_status, set_team
 
 
 def adversary(s: State) -> str | list[str]:
@@ -30,12 +30,11 @@ def _turn(s):
     team = s.team
     say = [Line("turn.start", {"team": team.name, "narrator": s.narrator.name,
                                "adversary": adversary(s)}),
-           Line(brief(team, f"heat.{heat_status(team.heat)}"), {"heat": team.heat})]
+           Line(f"heat.{heat_status(team.heat)}", {"heat": team.heat})]
     if team.scenes == 0:
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
-        fresh = team.hunters == HUNTER_MARKS  # in full while no mark is crossed yet
-        say.append(Line("turn.hunters" if fresh else "turn.hunters.short", {"marks": team.hunters}))
+        say.append(Line("turn.hunters", {"marks": team.hunters}))
     return push(s, ("threat",)), tuple(say)
 
 
@@ -50,8 +49,8 @@ def _dilemma_open(s: State) -> bool:
 def _ask_threat(s):
     """Set the threat; ``dilemma`` is offered only when the Adversary may raise one now."""
     if not _dilemma_open(s):
-        return ask(brief(s.team, "threat.ask"), NEXT, why="why.threat", team=s.team.name)
-    return ask(brief(s.team, "threat.ask_dilemma"), NEXT, words("dilemma"), why="why.threat",
+        return ask("threat.ask", NEXT, why="why.threat", team=s.team.name)
+    return ask("threat.ask_dilemma", NEXT, words("dilemma"), why="why.threat",
                team=s.team.name,
                adversary=adversary(s))
 
@@ -100,7 +99,7 @@ def _ask_solution(s):
     """Conflict or veto; ``skill`` only while the Narrator may still claim a skill."""
     key = "solution.ask_no_skill" if s.narrator.no_skills else "solution.ask"
     options = ("conflict", "veto") if s.narrator.no_skills else ("conflict", "veto", "skill")
-    return ask(brief(s.team, key), words(*options), why="why.solution", adversary=adversary(s))
+    return ask(key, words(*options), why="why.solution", adversary=adversary(s))
 
 
 @STEPS.question("solution", _ask_solution)

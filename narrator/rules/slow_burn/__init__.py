@@ -19,7 +19,7 @@ from narrator.rules.slow_burn.steps import STEPS
 from narrator.rules.slow_burn.status import status
 
 
-FLOW = Flow(STEPS, over=lambda state: Line("ask.over"))
+FLOW = Flow(STEPS, over=lambda state: Line("ask.over"), briefly=True)
 
 
 class SlowBurn(FlowRules):

@@ -33,7 +33,7 @@ def target(state: State, index: int) -> int:
 
 @STEPS.action("job")
 def _job(state: State, _: int):
-    state = replace(state, episode=state.episode + 1, segment=0, read=())
+    state = replace(state, episode=state.episode + 1, segment=0, read=(), heard=())
     state, said = track(state, 7)
     return push(state, ("segment", -1)), said
 

@@ -138,6 +138,7 @@ class State:
     scene: Scene = Scene()
     mini: Mini | None = None
     read: tuple[str, ...] = ()         # tracks read in full this episode (option reread)
+    heard: tuple[str, ...] = ()        # prompt keys said in full this episode (then short)
 
 
 def with_spy(state: State, index: int, **changes: Any) -> State:
