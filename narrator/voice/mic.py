@@ -179,6 +179,12 @@ class Mic:
                         else (self._heard_at, 1.0))
         return self._stream.active and time.monotonic() - since < limit
 
+    @property
+    def stopped(self) -> bool:
+        """The stream stopped by itself (its device went away: PulseAudio ends the stream at
+        once); a stall, by contrast, shows only in ``alive``."""
+        return not self._stream.active
+
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
             return self._frames.get(timeout=timeout)
