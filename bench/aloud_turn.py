@@ -19,7 +19,7 @@ from narrator.events import Continue, Number, Unclear, Word  # noqa: E402
 from narrator.rules import registry  # noqa: E402
 from narrator.rules.base import AcceptNumber, AcceptWords  # noqa: E402
 from narrator.script.loader import find_script, load_script  # noqa: E402
-from narrator.script.render import render, render_line  # noqa: E402
+from narrator.script.render import render  # noqa: E402
 from narrator.understand import understand  # noqa: E402
 
 WPM = 150
@@ -55,7 +55,7 @@ def play(game: str, setup: list[str], turn: list[str]) -> Spoken:
         if counting:
             out.answers += 1
             said = [s.text for say in step.say for s in render(script, say)]
-            said.append(render_line(script, rules.expects(state).prompt))
+            said += [s.text for s in render(script, rules.expects(state).prompt)]
             out.words += sum(len(s.split()) for s in said)
     return out
 
