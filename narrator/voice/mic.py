@@ -179,6 +179,11 @@ class Mic:
                         else (self._heard_at, 1.0))
         return self._stream.active and time.monotonic() - since < limit
 
+    @property
+    def lag(self) -> float:
+        """Seconds of audio captured but not read yet (how far behind the reader is)."""
+        return (self._frames.qsize() + self._captured.qsize()) * FRAME / RATE
+
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
             return self._frames.get(timeout=timeout)
