@@ -48,7 +48,7 @@ def turns(seed: int, cps: float) -> list[tuple[float, float, int]]:
         unit = units[-1]
         unit[1] += sum(len(s.text) for s in said) / cps
         lines = [say for say in step.say + (rules.expects(step.state).prompt,)
-                 if isinstance(say, Line) and say.key in full]
+                 if isinstance(say, Line) and say.key in full and not say.brief]
         unit[2] += sum(len(s.text) for line in lines for s in render(script, line)) / cps
         unit[3] += answered
 

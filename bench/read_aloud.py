@@ -121,11 +121,11 @@ def answer(expectation, rng: random.Random, usual: dict[str, str]):
 
 
 def keys(step, rules) -> list[str]:
-    """The markers one step shows: tracks read, Line keys said, the next question's key (a
-    prompt's short form, ``key.short``, shows as its key)."""
+    """The markers one step shows: tracks read, Line keys said (in full or brief), the next
+    question's key."""
     out = [s.track if isinstance(s, ReadTrack) else s.key for s in step.say
            if isinstance(s, (ReadTrack, Line))]
-    return [key.removesuffix(".short") for key in out + [rules.expects(step.state).prompt.key]]
+    return out + [rules.expects(step.state).prompt.key]
 
 
 def play(game: str, seed: int, options: dict[str, str], plan: Plan, cps: float) -> Tally:

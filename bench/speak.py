@@ -254,14 +254,15 @@ def _pactl(env: dict, *args: str) -> str:
                           text=True, timeout=30).stdout
 
 
-def play_startup(engine: str, cache: Path) -> float | None:
-    """Seconds from starting `narrator play slow-burn` to its first sound in the room (the
-    first call renders into an empty cache, the next ones find it there)."""
+def play_startup(engine: str, cache: Path, input_mode: str) -> float | None:
+    """Seconds from starting `narrator play slow-burn --input INPUT_MODE` to its first sound in
+    the room (the first call renders into an empty cache, the next ones find it there; with
+    voice input the room's monitor is the microphone)."""
     with audio_room():
         with Recorder() as rec:
             at = time.monotonic()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "narrator", "play", "slow-burn", "--input", "text",
+                [sys.executable, "-m", "narrator", "play", "slow-burn", "--input", input_mode,
                  "--speak", "--output-device", "pulse", "--voice", engine,
                  "--save-dir", str(cache / "saves")],
                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -281,7 +282,8 @@ def child(engine: str, count: int) -> None:
         os.environ["NARRATOR_LOG"] = str(Path(tmp) / "narrator.log")
         result = measure_engine(engine, count)
         result["narrator_play_first_sound_s"] = {
-            label: play_startup(engine, Path(tmp)) for label in ("cold cache", "warm cache")}
+            f"{mode}, {cache} cache": play_startup(engine, Path(tmp), mode)
+            for mode, cache in (("text", "empty"), ("text", "warm"), ("voice", "warm"))}
     print(json.dumps(result, default=float))
 
 

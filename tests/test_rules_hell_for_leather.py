@@ -6,18 +6,21 @@ Inputs go through the real understanding layer (``understand``), as a table woul
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.events import Continue, Dice, Line, Number, Text, Unclear, Word
+from narrator.dice import Roller
+from narrator.events import Continue, Control, Dice, Line, Number, Text, Unclear, Utterance, Word
 from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, AcceptText, AcceptWords
 from narrator.rules.hell_for_leather import FLOW, INFO, charts
 from narrator.rules.hell_for_leather.model import DRIVE, Die, Finale, heat_status, set_member, set_team
 from narrator.script.loader import find_script, load_script
-from narrator.script.render import render
+from narrator.script.render import render, render_line
+from narrator.session.game import Session
 from narrator.understand import understand
 
 RULES = INFO.rules
@@ -50,19 +53,19 @@ def say(state, *texts):
         assert step.rejected is None, (text, step.rejected, RULES.expects(state).prompt)
         for line in step.say:
             render(SCRIPT, line)
-        said.extend(full(line.key) for line in step.say if isinstance(line, Line))
+        said.extend(line.key for line in step.say if isinstance(line, Line))
         state = step.state
     return state, said
 
 
-def full(key):
-    """The prompt a key says, in full or short ("turn.start.short" is "turn.start")."""
-    return key.removesuffix(".short")
+def shown(line):
+    """The prompt a Line is said with: ``<key>.short`` when it is brief."""
+    return f"{line.key}.short" if line.brief else line.key
 
 
 def asks(state):
     """The question asked now, in full or short."""
-    return full(prompt(state).key)
+    return prompt(state).key
 
 
 def refused(state, text):
@@ -332,7 +335,7 @@ def test_hunters_no_victory_points_while_hunted_three_merits_clear():
 
 def test_hunters_dilemma_refused_on_a_hunted_team():
     state = hunted_game()
-    assert prompt(state).key.startswith("threat.ask.")  # not offered while hunted
+    assert shown(prompt(state)) == "threat.ask.short"  # not offered while hunted
     assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
@@ -400,7 +403,7 @@ def test_dilemma_buy_off_pays_the_adversary_back_and_one_more():
     state, _ = say(state, "pass", "next", "next")  # Juggernaut 1, Falcon active
     state, _ = say(state, "dilemma", "buy off")
     assert (state.teams[0].vp, state.teams[1].vp) == (1, 2)
-    assert prompt(state).key.startswith("threat.ask.")  # one dilemma a turn: not again
+    assert shown(prompt(state)) == "threat.ask.short"  # one dilemma a turn: not again
     assert refused(state, "dilemma") in ("reject.word", "reject.not_now")
 
 
@@ -641,18 +644,18 @@ def test_a_short_spoken_primer_of_the_table_set_up_comes_first():
 
 def test_prompts_are_said_in_full_the_first_time_the_table_hears_them_and_short_after():
     state = teams_game()
-    first = [prompt(state).key]
+    first = [shown(prompt(state))]
     state, _ = say(state, "next")
-    first.append(prompt(state).key)
+    first.append(shown(prompt(state)))
     state = to_conflict(teams_game())
-    first.append(prompt(state).key)
+    first.append(shown(prompt(state)))
     assert first == ["threat.ask", "solution.ask", "die.drive.main"]
     state, _ = say(state, "pass", "next", "next")  # Falcon's first scene is over
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # so is Juggernaut's
-    assert prompt(state).key == "threat.ask_dilemma.short"
+    assert shown(prompt(state)) == "threat.ask_dilemma.short"
     state, _ = say(state, "next")
-    assert prompt(state).key == "solution.ask.short"
+    assert shown(prompt(state)) == "solution.ask.short"
 
 
 def text(state):
@@ -668,12 +671,12 @@ def test_a_prompt_first_heard_in_a_later_scene_is_said_in_full():
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # Juggernaut's first scene
     state, _ = say(state, "next", "conflict")
-    assert prompt(state).key == "help.ask" and "Call for help" in text(state)
+    assert shown(prompt(state)) == "help.ask" and "Call for help" in text(state)
     state, _ = say(state, "next", "pass", "next", "next")
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")
     state, _ = say(state, "next", "conflict")
-    assert prompt(state).key == "help.ask.short"
+    assert shown(prompt(state)) == "help.ask.short"
 
 
 def test_a_risk_is_explained_the_first_time_and_short_after():
@@ -685,8 +688,8 @@ def test_a_risk_is_explained_the_first_time_and_short_after():
     state = to_conflict(state)
     state, _ = say(state, "pass")  # Juggernaut's scene
     step = RULES.apply(state, understand("risk", RULES.expects(state)))
-    assert [line.key for line in step.say] == ["risk.taken.short"]
-    assert RULES.expects(step.state).prompt.key == "die.risk.short"
+    assert [shown(line) for line in step.say] == ["risk.taken.short"]
+    assert shown(RULES.expects(step.state).prompt) == "die.risk.short"
 
 
 def test_a_second_recount_does_not_read_the_dice_back_again():
@@ -694,7 +697,7 @@ def test_a_second_recount_does_not_read_the_dice_back_again():
     number only, and the die's question says what it was, not the list of answers."""
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "risk", "merit", "recount", "1", "merit", "recount")
-    assert prompt(state).key == "recount.which.short"
+    assert shown(prompt(state)) == "recount.which.short"
     assert text(state) == "Which die changed, 1 to 2?"
     state, _ = say(state, "2")
     assert text(state) == "Die 2, was merit: what is it now?"
@@ -708,7 +711,7 @@ def test_co_op_does_not_announce_the_cup_twice():
         state, _ = say(state, "next")
     state, _ = say(state, "pass", "next")
     step = RULES.apply(state, Continue())  # the narration is done: the turn ends
-    assert [full(line.key) for line in step.say] == ["turn.start", "heat.quiet"]
+    assert [line.key for line in step.say] == ["turn.start", "heat.quiet"]
     assert render(SCRIPT, step.say[0])[0].text.startswith("Phoenix's turn: Alex narrates")
 
 
@@ -744,3 +747,23 @@ def test_a_goal_reward_offers_only_what_is_possible_and_takes_a_lone_one_at_once
     state = to_conflict(state)
     state, said = say(state, "merit", "next", "next", "buy")
     assert "heal.done" in said and member(state, "Rikard Rasmussen").drive == 0
+
+
+def test_repeat_after_a_short_prompt_says_the_whole_sentence():
+    """The golden table typed into a session: at the first question said short, the table
+    hears the short form; "repeat" says the whole question, not the short form again."""
+    session = Session(INFO, SCRIPT, dict(RULES.options), roller=Roller(7))
+    said = session.opening()
+    for typed in (Path(__file__).parent / "golden" / "hell-for-leather.in").read_text().splitlines():
+        prompt = session.expectation.prompt
+        if prompt.brief and f"{prompt.key}.short" in SCRIPT.prompts:
+            break
+        outcome = session.hear(Utterance(typed, understand(typed, session.expectation), 1.0, "text"))
+        said = session.commit() if outcome.record is not None else outcome.said
+    else:
+        raise AssertionError("the golden playthrough never asks a question short")
+    whole = render_line(SCRIPT, prompt)
+    assert said[-1].text == render_line(SCRIPT, Line(f"{prompt.key}.short", prompt.params))
+    assert len(said[-1].text) < len(whole)
+    repeated = session.hear(Utterance("repeat", Control("repeat"), 1.0, "text")).said
+    assert repeated[-1].text == whole and said[-1].text not in [s.text for s in repeated]

@@ -332,3 +332,123 @@ def test_a_sound_library_line_said_a_million_times_is_logged_a_few_times(caplog)
     assert logged[0] == spin and logged[-1] == "ALSA lib pcm.c: underrun occurred"
     assert len(logged) == 1 + 5 + 1  # then at 10, 100, ... 100000 more times
     assert logged[-2] == "(the line above came 100000 more times)"
+
+
+# ------------------------------------------------------------------ the first words first
+
+
+class _Ears:
+    """Ears that hear "ready" at once (what WatchedEars makes and wraps)."""
+
+    ready = True
+
+    def __init__(self) -> None:
+        from narrator.voice.mic import Frames
+        self.source = Frames(b"\0" * 960 * 10)
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        return "ready"
+
+
+def test_the_microphone_is_opened_only_once_the_first_words_are_heard():
+    from narrator.session.devices import WatchedEars
+
+    made, said, first_sound = [], [], threading.Event()
+    ears = WatchedEars(None, _Ears, said.append,
+                       later=(lambda: made.append(_Ears()) or made[-1], first_sound))
+    assert ears.listen(None, timeout=0.3) is None
+    assert not made and not ears.ready  # the recogniser is not loading yet: typing works
+    first_sound.set()
+    assert ears.listen(None, timeout=0.3) == "ready"
+    assert len(made) == 1 and ears.ready and not said
+
+
+def test_a_microphone_that_cannot_be_opened_after_the_first_words_is_said_once(capsys):
+    from narrator.session.devices import NO_MIC, WatchedEars
+
+    said, first_sound = [], threading.Event()
+    first_sound.set()
+
+    def no_microphone():
+        raise RuntimeError("no microphone to listen with")
+
+    ears = WatchedEars(None, _Ears, said.append, later=(no_microphone, first_sound))
+    assert ears.listen(None, timeout=0.2) is None and ears.listen(None, timeout=0.2) is None
+    assert said == [NO_MIC] and not ears.ready
+    assert "no microphone to listen with" in capsys.readouterr().err
+
+
+def test_without_a_device_the_first_words_are_not_waited_for(renderer):
+    speaker = Speaker(NO_DEVICE, renderer)
+    assert speaker.first_sound.wait(5)  # the device is gone: nothing will be heard
+    speaker.close()
+
+
+class _ReadingMouth:
+    """A mouth that reads each line for a second (what the loop waits on)."""
+
+    def __init__(self) -> None:
+        self.until = 0.0
+
+    def say(self, said) -> None:
+        self.until = time.monotonic() + 1.0
+
+    @property
+    def is_speaking(self) -> bool:
+        return time.monotonic() < self.until
+
+    def earcon(self, name: str) -> None:
+        pass
+
+
+def test_typed_play_with_speech_waits_idle_while_the_narrator_reads():
+    """`--input text --speak`: nothing is typed while a line is read, and the loop must not spin
+    meanwhile (it took a third of a core, and starved the speaker's thread of its lock)."""
+    import io
+    import os
+
+    from narrator.session.console import TextEars
+    from narrator.session.game import Session
+    from narrator.session.loop import Table
+    from toy_game import INFO, SCRIPT
+
+    read_end, write_end = os.pipe()
+    ears = TextEars(io.TextIOWrapper(os.fdopen(read_end, "rb")), echo=False)
+    table = Table(Session(INFO, SCRIPT, {}), ears, lambda said: None, [], _ReadingMouth())
+    used = []
+
+    def deliver() -> None:
+        start = time.thread_time()
+        table.deliver([Said("Roll the dice.", "line")])
+        used.append(time.thread_time() - start)
+
+    reader = threading.Thread(target=deliver)
+    reader.start()
+    reader.join(5)
+    os.close(write_end)
+    assert used and used[0] < 0.2, f"{used} s of CPU while a 1 s line was read"
+
+
+class _StoppedSource:
+    """A microphone whose stream stopped (its device went away)."""
+
+    stopped, alive = True, False
+
+    def read(self, timeout=None):
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_microphone_whose_stream_stopped_is_lost_at_the_first_look():
+    from narrator.session.devices import MIC_LOST, WatchedEars
+
+    ears, said = _Ears(), []
+    ears.listen = lambda *a, **k: None  # nothing heard: the stream ended
+    watched = WatchedEars(ears, _StoppedSource, said.append)
+    ears.source = _StoppedSource()
+    start = time.monotonic()
+    watched.listen(None, timeout=0.35)
+    assert watched.lost and said == [MIC_LOST]
+    assert time.monotonic() - start < 0.5  # not after a further half second of stall

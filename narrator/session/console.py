@@ -53,7 +53,8 @@ class TextEars:
 
     def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",
                timeout: float | None = None) -> Utterance | None:
-        if mode == "reading":
+        if mode == "reading":  # nothing to hear: the timeout waited out, not a busy loop that
+            time.sleep(timeout or 0)  # would starve the speaker's thread of the lock it needs
             return None
         line = self._stream.readline()
         return self.typed(line, expectation, mode) if line else None

@@ -7,7 +7,9 @@ only. A microphone lost mid-session is said and printed (typing goes on), and it
 again every second until it returns (then said again; PortAudio re-scans its devices between
 tries when no stream is open, so a raw ALSA device that returns under a new number is found). The speaker does the same for its output
 (``Speaker``). Devices are named by index, by PortAudio name, or by PulseAudio/PipeWire sink or
-source name (``pactl``), which is routed through PortAudio's ``pulse`` device.
+source name (``pactl``), which is routed through PortAudio's ``pulse`` device. The microphone
+is opened, and its recogniser loaded, once the narrator's first words are heard, so that they
+come sooner.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from typing import Any, Callable
@@ -29,7 +32,8 @@ from narrator.voice.streams import rescan
 
 RETRY_SECONDS = 1.0
 SLICE_SECONDS = 0.3  # how long one look at the microphone lasts before checking on it
-CONFIRM_SECONDS = 0.5  # a stalled microphone is lost when still stalled this much later
+CONFIRM_SECONDS = 0.5  # a stalled (not stopped) microphone is lost when still stalled then
+FIRST_SOUND_WAIT = 5.0  # the ears are made once the first words are heard, or after this
 MIC_LOST = ("The microphone is gone. Type your answers and press Enter; I will listen again "
             "when it is back.")
 MIC_BACK = "The microphone is back."
@@ -105,10 +109,15 @@ def route_pulse_names(settings: Settings) -> Settings:
 class WatchedEars:
     """Voice ears whose microphone may go away (``LiveEars`` keeps typing beside them): the
     loss is announced, nothing is heard meanwhile, and the microphone is opened again every
-    second until it returns. ``announce`` says and prints a message."""
+    second until it returns. ``announce`` says and prints a message.
+
+    ``later`` makes the ears on the first ``listen`` after the narrator's first words
+    (``make, first_sound``), so opening the microphone and loading the recogniser never hold
+    them up; nothing is heard (``ready`` is False) until then."""
 
     def __init__(self, ears: Any, reopen: Callable[[], Any], announce: Callable[[str], None],
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, *,
+                 later: tuple[Callable[[], Any], threading.Event] | None = None):
         self.ears = ears
         self.reopen = reopen
         self.announce = announce
@@ -117,7 +126,34 @@ class WatchedEars:
         self._retry_at = 0.0
         self._silent_since: float | None = None  # when the source was first seen stalled
         self.echo = EchoCheck(lambda: announce(ECHO))
-        self._meter(ears.source)
+        self._later, self._made_by = later, clock() + FIRST_SOUND_WAIT
+        if ears is not None:
+            self._meter(ears.source)
+
+    def _made(self, wait: float) -> bool:
+        """Whether the ears are there, making them once the first words were heard (waiting
+        up to ``wait`` for them); a microphone that cannot be opened then is announced."""
+        if self.ears is not None:
+            return True
+        if self._later is None:
+            return False
+        make, first_sound = self._later
+        if not first_sound.wait(wait) and self.clock() < self._made_by:
+            return False
+        self._later = None
+        try:
+            self.ears = make()
+        except Exception as exc:  # any failure to open a microphone must not end the game
+            print(f"narrator: voice input is not available: {exc}", file=sys.stderr, flush=True)
+            self.announce(NO_MIC)
+            return False
+        self._meter(self.ears.source)
+        return True
+
+    @property
+    def ready(self) -> bool:
+        """Whether the ears are made and their recogniser has loaded."""
+        return self.ears is not None and getattr(self.ears, "ready", True)
 
     def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
                timeout: float | None = None) -> Any:
@@ -127,6 +163,10 @@ class WatchedEars:
                                                                deadline - self.clock())
             if left <= 0:
                 return None
+            if not self._made(left):
+                if self.ears is None and self._later is None:  # no microphone after all
+                    time.sleep(left)
+                continue
             if self.lost:
                 self._retry()
             if self.lost:
@@ -137,15 +177,18 @@ class WatchedEars:
             self.echo.warn_once()
             if heard is not None:
                 return heard
-            if getattr(self.ears.source, "alive", True):
+            source = self.ears.source
+            if getattr(source, "stopped", False):  # gone for sure: no need to wait and see
+                self._lose()
+            elif getattr(source, "alive", True):
                 self._silent_since = None
             elif self._silent_since is None:  # a busy machine's audio comes in bursts
                 self._silent_since = self.clock()
             elif self.clock() - self._silent_since >= CONFIRM_SECONDS:
                 self._lose()
 
-    def __getattr__(self, name: str) -> Any:  # ready, notice, ended_at, ... of the ears
-        if name == "ears":
+    def __getattr__(self, name: str) -> Any:  # notice, ended_at, ... of the ears
+        if name == "ears" or self.ears is None:
             raise AttributeError(name)
         return getattr(self.ears, name)
 
@@ -181,7 +224,7 @@ class WatchedEars:
             source.tap = self.echo.hear
 
     def close(self) -> None:
-        if not self.lost:
+        if self.ears is not None and not self.lost:
             self.ears.close()
 
 
@@ -243,13 +286,23 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars,
 
     ears: Ears = text_ears
     if voice:
-        from narrator.voice.listener import make_ears
-        from narrator.voice.mic import Mic
+        from narrator.voice.mic import Mic, check_input
+
+        def make() -> Any:
+            from narrator.voice.listener import make_ears
+            return make_ears(settings)
+
+        def reopen() -> Mic:
+            return Mic(settings.input_device)
+
+        push = settings.listen_mode == "push"  # Enter opens the microphone: no typing beside
         try:
-            watched = WatchedEars(make_ears(settings), lambda: Mic(settings.input_device),
-                                  announce)
-            # push-to-talk's Enter key owns the keyboard
-            ears = LiveEars(watched, text_ears if settings.listen_mode != "push" else None)
+            check_input(settings.input_device)
+            if push or mouth is None:  # made now: nothing to wait for, or to fall back on later
+                watched = WatchedEars(make(), reopen, announce)
+            else:
+                watched = WatchedEars(None, reopen, announce, later=(make, mouth.first_sound))
+            ears = LiveEars(watched, None if push else text_ears)
         except Exception as exc:  # any failure to open a microphone must not end the game
             print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
                   f"what you would say and press Enter.", file=sys.stderr)

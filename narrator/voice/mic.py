@@ -184,6 +184,12 @@ class Mic:
         """Seconds of audio captured but not read yet (how far behind the reader is)."""
         return (self._frames.qsize() + self._captured.qsize()) * FRAME / RATE
 
+    @property
+    def stopped(self) -> bool:
+        """The stream stopped by itself (its device went away: PulseAudio ends the stream at
+        once); a stall, by contrast, shows only in ``alive``."""
+        return not self._stream.active
+
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
             return self._frames.get(timeout=timeout)

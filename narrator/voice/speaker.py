@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections import deque
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -86,16 +87,23 @@ class Speaker:
     """Speaks ``Said`` lines sentence by sentence, captioning each as it starts."""
 
     def __init__(self, settings: Settings, renderer: Renderer | None = None,
-                 show: Show = lambda said: None, *, speak: bool = True) -> None:
+                 show: Show = lambda said: None, *, speak: bool = True,
+                 player: Player | None = None) -> None:
         self.settings = settings
         self._show = show
         self._renderer = (renderer or Renderer(settings.voice)) if speak else None
         if self._renderer is not None:
             self._renderer.warm()
-        self._player = Player(settings.output_device, settings.volume)
+        self._player = player or Player(settings.output_device)
+        self._player.volume = settings.volume
+        # set once the first sentence is heard (or nothing will be: captions only, closed);
+        # what the first words need not wait for waits for it (the microphone, the recogniser)
+        self.first_sound = threading.Event()
+        if not speak:
+            self.first_sound.set()
         self._cond = threading.Condition()
         self._queue: deque[_Item] = deque()
-        self._passages: dict[int, list[_Item]] = {}
+        self._passages: dict[int, list[_Item]] = {0: []}  # 0: before anything was said
         self._passage = 0  # the passage now playing (or last played)
         self._last = 0  # the newest passage
         self._generation = 0  # bumped by stop/repeat: a clip loaded before is not played
@@ -263,6 +271,7 @@ class Speaker:
             self._queue.clear()
             self._player.stop()
             self._cond.notify_all()
+        self.first_sound.set()
         self._worker.join(timeout=2)
         self._player.release()
 
@@ -286,6 +295,7 @@ class Speaker:
             self._lost, self._retry_at = True, time.monotonic() + RETRY_SECONDS
             self._player.stop()
             self._player.release()
+        self.first_sound.set()
         self._show(Said(OUTPUT_LOST, "info"))
         LOG.info("sound output lost (%s)", self.settings.output_device)
 
@@ -308,6 +318,7 @@ class Speaker:
 
     def _mute_for(self, message: str) -> None:
         self._mute = True
+        self.first_sound.set()
         if self._renderer is not None:
             self._renderer.cancel_prefetch()
         _report(f"{message}. Going on with captions only.")
@@ -359,6 +370,7 @@ class Speaker:
             while not self._player.started.wait(0.1):
                 self._player.wait(0)  # raises DeviceLost when the stream died before starting
             time.sleep(self._player.latency)  # until its first sample is heard
+            self.first_sound.set()
         finally:  # captioned as it starts being heard, or as it is lost
             if generation == self._generation:
                 for said in item.caption():
@@ -376,6 +388,8 @@ class Speaker:
             clip = self._clip(item.said)
             if clip is not None:
                 self._play(generation, item, clip)
+        except CancelledError:  # "stop" dropped it while it waited to be rendered
+            pass
         except TtsError as exc:
             self._mute_for(f"speech failed: {exc}; {INSTALL_HINT}")
             self._speak(generation, item)
@@ -405,9 +419,10 @@ def make_speaker(settings: Settings, show: Show = lambda said: None) -> Speaker 
             renderer = Renderer(settings.voice)
         except TtsError as exc:
             _report(f"no speech: {exc}. Going on with captions only.")
+    player = Player(settings.output_device)
     try:
-        Player(settings.output_device).check()
+        player.check(keep=True)  # kept open: a new stream may stay silent for a while
     except (sd.PortAudioError, ValueError) as exc:
         _report(f"no sound output ({exc}); {DEVICE_HINT}. Going on with captions only.")
         return None
-    return Speaker(settings, renderer, show, speak=renderer is not None)
+    return Speaker(settings, renderer, show, speak=renderer is not None, player=player)

@@ -7,10 +7,9 @@ Finale. docs/hell-for-leather.md lists every decision point and rule choice.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
-from narrator.events import GameInput, Line
+from narrator.events import Line
 from narrator.rules.base import RulesInfo, Step
 from narrator.rules.flow import Flow, FlowRules
 from narrator.rules.hell_for_leather import (  # noqa: F401  (each declares its steps)
@@ -35,7 +34,8 @@ def _flag(value: Any) -> bool:
 #: the why of a question whose prompt family says too little ("goal" asks to buy, not reward)
 WHY = {"goal.reward": "why.goal_reward", "heal.who": "why.goal_reward"}
 with_whys(STEPS, lambda key: WHY.get(key, "why." + key.split(".")[0]))
-FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"))
+#: each prompt in full until the table has heard it once, then its short form (flow.py)
+FLOW = Flow(STEPS, over=lambda s: Line(f"over.{s.outcome or 'lost'}"), briefly=True)
 
 
 class HellForLeather(FlowRules):
@@ -49,16 +49,6 @@ class HellForLeather(FlowRules):
         s = State(todo=setup.first_steps(), exams=_flag(opts["exams"]),
                   felony_stars=max(1, int(opts["felony_stars"])))
         return FLOW.start(s, Line("intro"), Line("primer"))
-
-    def apply(self, state: State, given: GameInput) -> Step:
-        """The flow's step, remembering what the table has now heard: the question just
-        answered and every line said (``steps.said`` and ``steps.asked`` give the short form after)."""
-        asked = FLOW.expects(state).prompt.key
-        step = FLOW.apply(state, given)
-        if step.rejected is not None:
-            return step
-        keys = {asked} | {say.key for say in step.say if isinstance(say, Line)}
-        return replace(step, state=replace(step.state, heard=step.state.heard | keys))
 
     def status(self, state: State) -> tuple[Line, ...]:
         if not state.teams or not state.sizes:

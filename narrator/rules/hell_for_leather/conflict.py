@@ -13,7 +13,7 @@ from narrator.events import Continue, Line, Number, Word
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
 from narrator.rules.flow import Refused, ask, push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, asked, choices, said, words
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, NO_ROLLING, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, Conflict, Die, State, Throw, add_heat, set_member, set_team,
 )
@@ -61,7 +61,7 @@ def _allies(s: State) -> list[int]:
 
 def _ask_help(s):
     most = min(s.team.vp, len(_allies(s)))
-    return asked(s, "help.ask", AcceptNumber(0, most), NEXT, vp=s.team.vp,
+    return ask("help.ask", AcceptNumber(0, most), NEXT, vp=s.team.vp,
                allies=[s.team.members[i].name for i in _allies(s)])
 
 
@@ -74,14 +74,14 @@ def _help(s, given):
     s = set_team(s, s.active, vp=s.team.vp - n)
     if n == len(allies):
         s = _set(s, helpers=tuple(allies))
-        return s, (said(s, "help.called", {"helpers": [s.team.members[i].name for i in allies],
+        return s, (Line("help.called", {"helpers": [s.team.members[i].name for i in allies],
                                         "vp": n}),)
-    return push(s, *[("helper",) for _ in range(n)]), (said(s, "help.paid", {"vp": n}),)
+    return push(s, *[("helper",) for _ in range(n)]), (Line("help.paid", {"vp": n}),)
 
 
 def _ask_helper(s):
     names = [s.team.members[i].name for i in _allies(s)]
-    return asked(s, "help.which", AcceptNumber(1, len(names)), choices=choices(names))
+    return ask("help.which", AcceptNumber(1, len(names)), choices=choices(names))
 
 
 @STEPS.question("helper", _ask_helper)
@@ -123,7 +123,7 @@ def _ask_die(s, level):
     team = s.teams[c.team]
     key = {"drive": f"die.drive.{charts.hand(level)}"}.get(throw.source, f"die.{throw.source}")
     thrower = team.members[throw.who].name
-    return asked(s, key, _die_words(c), why="why.die", n=len(c.dice) + 1, count=len(c.plan),
+    return ask(key, _die_words(c), why="why.die", n=len(c.dice) + 1, count=len(c.plan),
                name=thrower, heat=s.teams[c.team].heat)
 
 
@@ -167,7 +167,7 @@ def _after_throw(s: State, throw: Throw, die: Die):
         if roller.felony >= s.felony_stars:
             return s, (Line("felony.no_stars", {"name": roller.name}),)
         s = _set(s, felony_open=True, plan=c.plan + (Throw(c.roller, "felony"),))
-        return s, (said(s, "felony.escalated", {"name": roller.name}),)
+        return s, (Line("felony.escalated", {"name": roller.name}),)
     if throw.source == "felony":
         thrown = sum(t.source == "felony" for t in c.plan)
         if die.word == "merit" or thrown == MAX_FELONY_DICE:
@@ -182,7 +182,7 @@ def _commit_felony(s: State, grade: int):
     rank = min(s.felony_stars, roller.felony + grade)
     s = set_member(s, c.team, c.roller, felony=rank)
     s = _set(s, felony=grade, felony_open=False)
-    return s, (said(s, "felony.committed", {"name": roller.name, "grade": grade, "rank": rank}),)
+    return s, (Line("felony.committed", {"name": roller.name, "grade": grade, "rank": rank}),)
 
 
 # --------------------------------------------------------------------------- after the last die
@@ -205,9 +205,9 @@ def _ask_after(s, *_):
         return ask("after.finale", words("risk", "recount"), NEXT,
                    points=charts.finale_points(c.dice), heat=heat)
     if risk_allowed(c) is None:
-        return asked(s, "after.risk", words("risk", "recount"), NEXT,
+        return ask("after.risk", words("risk", "recount"), NEXT,
                    why="why.after", result=charts.best(c.dice))
-    return asked(s, "after.final", words("recount"), NEXT, why="why.after",
+    return ask("after.final", words("recount"), NEXT, why="why.after",
                result=charts.best(c.dice))
 
 
@@ -230,7 +230,7 @@ def _die_name(die: Die) -> str:
 
 def _ask_recount_which(s, level):
     dice = _conflict(s).dice
-    return asked(s, "recount.which", AcceptNumber(1, len(dice)), why="why.recount",
+    return ask("recount.which", AcceptNumber(1, len(dice)), why="why.recount",
                  count=len(dice), choices=choices([_die_name(d) for d in dice]))
 
 
@@ -241,7 +241,7 @@ def _recount_which(s, given: Number, level):
 
 def _ask_recount_die(s, k, level):
     c = _conflict(s)
-    return asked(s, "die.recount", _die_words(c, recount=True), n=k + 1,
+    return ask("die.recount", _die_words(c, recount=True), n=k + 1,
                was=_die_name(c.dice[k]), name=s.teams[c.team].members[c.plan[k].who].name)
 
 
@@ -262,7 +262,7 @@ def _take_risk(s: State, level):
         raise Refused(refusal)
     s = add_heat(s, c.team, 1)
     s = _set(s, risks=c.risks + 1, plan=c.plan + (Throw(c.roller, "risk"),))
-    return push(s, ("die", level)), (said(s, "risk.taken", {"heat": s.teams[c.team].heat}),)
+    return push(s, ("die", level)), (Line("risk.taken", {"heat": s.teams[c.team].heat}),)
 
 
 # --------------------------------------------------------------------------- Drive 0, no dice
@@ -274,8 +274,8 @@ def _ask_no_dice(s, *_):
     if c.kind in ("finale", "storm"):
         return ask(f"nodice.{c.kind}", words("risk"), NEXT, name=name)
     if risk_allowed(c) is not None:
-        return asked(s, "nodice.no_risk", AcceptNumber(0, 10), NO_ROLLING, name=name)
-    return asked(s, "nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING,
+        return ask("nodice.no_risk", AcceptNumber(0, 10), NO_ROLLING, name=name)
+    return ask("nodice.conflict", AcceptNumber(0, 10), words("risk"), NO_ROLLING,
                name=name)
 
 
@@ -295,7 +295,7 @@ def _no_dice(s, given, level):
 
 def _ask_stayed(s):
     heat = s.teams[_conflict(s).team].heat
-    return asked(s, "fall.stayed", AcceptNumber(0, heat - 1), heat=heat)
+    return ask("fall.stayed", AcceptNumber(0, heat - 1), heat=heat)
 
 
 @STEPS.question("heat_stayed", _ask_stayed)
@@ -306,7 +306,7 @@ def _stayed(s, given: Number):
 def _ask_total(s):
     c = _conflict(s)
     fallen = s.teams[c.team].heat - c.stayed
-    return asked(s, "fall.total", AcceptNumber(fallen, 6 * fallen), fallen=fallen)
+    return ask("fall.total", AcceptNumber(fallen, 6 * fallen), fallen=fallen)
 
 
 @STEPS.question("heat_total", _ask_total)
@@ -314,4 +314,4 @@ def _total(s, given: Number):
     c = _conflict(s)
     score = charts.heat_fall_score(given.value, c.stayed)
     return push(_set(s, heat_score=score), ("score",)), (
-        said(s, "fall.scored", {"total": given.value, "stayed": c.stayed, "score": score}),)
+        Line("fall.scored", {"total": given.value, "stayed": c.stayed, "score": score}),)

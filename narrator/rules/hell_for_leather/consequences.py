@@ -9,7 +9,7 @@ from narrator.events import Continue, Line, Number
 from narrator.rules.base import AcceptNumber
 from narrator.rules.hell_for_leather import charts
 from narrator.rules.flow import ask, push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, asked, choices, said, words
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE, GOAL_PRICE, HEAT_MIN, HUNTER_MARKS, RIP, State, Team, add_heat, set_member, set_team,
 )
@@ -91,10 +91,10 @@ def _hunters(s: State, t: int) -> tuple[State, Line]:
     s = add_heat(s, t, 1)
     heat = {"heat": s.teams[t].heat}
     if marks == 0:
-        return set_team(s, t, hunters=HUNTER_MARKS), said(s, "curse.hunters_arrive", heat)
+        return set_team(s, t, hunters=HUNTER_MARKS), Line("curse.hunters_arrive", heat)
     if marks < HUNTER_MARKS:
-        return set_team(s, t, hunters=marks + 1), said(s, "curse.hunters_refresh", heat)
-    return s, said(s, "curse.hunters_as_gain_heat", heat)
+        return set_team(s, t, hunters=marks + 1), Line("curse.hunters_refresh", heat)
+    return s, Line("curse.hunters_as_gain_heat", heat)
 
 
 def _curse(s: State, total: int, bearer: int):
@@ -104,17 +104,17 @@ def _curse(s: State, total: int, bearer: int):
     steps = []
     for i, effect in enumerate(effects):
         if effect == "fail":
-            say.append(said(s, "curse.fail"))
+            say.append(Line("curse.fail"))
         elif effect == "gain heat":
             s = add_heat(s, t, 1)
-            say.append(said(s, "curse.gain_heat", {"heat": s.teams[t].heat}))
+            say.append(Line("curse.gain_heat", {"heat": s.teams[t].heat}))
         elif effect == "hunters":
             s, line = _hunters(s, t)
             say.append(line)
         else:
             steps.append(("trauma" if i == 0 else "extra_trauma", t, bearer))
     if len(effects) > 1:
-        say.insert(1, said(s, "curse.excess", {"extra": len(effects) - 1}))
+        say.insert(1, Line("curse.excess", {"extra": len(effects) - 1}))
     return s, say, steps
 
 
@@ -130,7 +130,7 @@ def _extra_trauma(s, t, bearer):
 def _ask_trauma_who(s, t, bearer):
     team = s.teams[t]
     names = [team.members[i].name for i in team.alive()]
-    return asked(s, "trauma.who", AcceptNumber(1, len(names)), bearer=team.members[bearer].name,
+    return ask("trauma.who", AcceptNumber(1, len(names)), bearer=team.members[bearer].name,
                choices=choices(names))
 
 
@@ -181,7 +181,7 @@ def _narration(s: State, result: str) -> tuple[str, str, str, str]:
 
 
 def _ask_narrate(s, key, name, detail, extra):
-    return asked(s, key, NEXT, name=name, detail=detail, extra=extra,
+    return ask(key, NEXT, name=name, detail=detail, extra=extra,
                adversary=adversary(s) if s.finale is None else "")
 
 
@@ -199,7 +199,7 @@ def _hurt(team: Team) -> list[int]:
 
 def _ask_buy(s):
     team = s.teams[s.conflict.team]
-    return asked(s, "goal.ask", words("buy"), NEXT, vp=team.vp, goal=team.goals[team.done],
+    return ask("goal.ask", words("buy"), NEXT, vp=team.vp, goal=team.goals[team.done],
                price=GOAL_PRICE)
 
 
@@ -291,5 +291,5 @@ def _end_turn(s):
     s = push(replace(s, active=s.other), ("turn",))
     if s.coop:  # the next turn, the team's own, says who narrates now
         return s, ()
-    return s, (said(s, "cup.passed", {
+    return s, (Line("cup.passed", {
         "team": team.name, "holder": s.teams[t].members[s.teams[t].cup].name}),)

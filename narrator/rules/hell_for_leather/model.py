@@ -121,7 +121,7 @@ class State:
     outcome: str = ""  # won or lost, when the game is over
     #: prompt keys the table has heard (said or asked): how things are said, not where the
     #: game stands, so it takes no part in comparing states
-    heard: frozenset[str] = field(default=frozenset(), compare=False)
+    heard: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def coop(self) -> bool:

@@ -6,13 +6,8 @@ Every step is declared on ``STEPS`` (see narrator/rules/flow.py); a queued step 
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
-from narrator.events import Line
-from narrator.rules.base import Accept, AcceptContinue, AcceptDice, AcceptWords, Expectation
-from narrator.rules.flow import Steps, ask
-from narrator.rules.hell_for_leather.model import State
+from narrator.rules.base import AcceptContinue, AcceptDice, AcceptWords
+from narrator.rules.flow import Steps
 
 STEPS = Steps()
 
@@ -22,20 +17,6 @@ ROLL_REFUSAL = ("Hell for Leather is a game of skill: throw the d10 at the Confl
 
 def words(*options: str, numbered: tuple[str, ...] = ()) -> AcceptWords:
     return AcceptWords(tuple(options), numbered)
-
-
-def said(s: State, key: str, params: dict[str, Any] | None = None) -> Line:
-    """Line ``key`` in full the first time the table hears it, then in its short form
-    (``key.short``, in the script): "help" and "what now" still say what can be said and why.
-    The rules remember what was heard (``HellForLeather.apply``)."""
-    line = Line(key, params or {})
-    return replace(line, key=f"{key}.short") if key in s.heard else line
-
-
-def asked(s: State, key: str, *accepts: Accept, **options: Any) -> Expectation:
-    """``ask``, in full the first time, then in the short form (see ``said``)."""
-    expectation = ask(key, *accepts, **options)
-    return replace(expectation, prompt=said(s, key, expectation.prompt.params))
 
 
 def choices(names: list[str]) -> list[str]:

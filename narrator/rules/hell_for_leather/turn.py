@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from narrator.events import Continue, Line
 from narrator.rules.hell_for_leather import conflict
-from narrator.rules.flow import push
-from narrator.rules.hell_for_leather.steps import STEPS, NEXT, asked, said, words
+from narrator.rules.flow import ask, push
+from narrator.rules.hell_for_leather.steps import STEPS, NEXT, words
 from narrator.rules.hell_for_leather.model import State, heat_status, set_team
 
 
@@ -28,13 +28,13 @@ def next_goal(s: State) -> str:
 def _turn(s):
     s = replace(s, conflict=None, dilemma=False, dilemma_raised=False)
     team = s.team
-    say = [said(s, "turn.start", {"team": team.name, "narrator": s.narrator.name,
+    say = [Line("turn.start", {"team": team.name, "narrator": s.narrator.name,
                                "adversary": adversary(s)}),
-           said(s, f"heat.{heat_status(team.heat)}", {"heat": team.heat})]
+           Line(f"heat.{heat_status(team.heat)}", {"heat": team.heat})]
     if team.scenes == 0:
         say.append(Line("turn.first_scene", {"source": team.source}))
     if team.hunters:
-        say.append(said(s, "turn.hunters", {"marks": team.hunters}))
+        say.append(Line("turn.hunters", {"marks": team.hunters}))
     return push(s, ("threat",)), tuple(say)
 
 
@@ -49,8 +49,8 @@ def _dilemma_open(s: State) -> bool:
 def _ask_threat(s):
     """Set the threat; ``dilemma`` is offered only when the Adversary may raise one now."""
     if not _dilemma_open(s):
-        return asked(s, "threat.ask", NEXT, why="why.threat", team=s.team.name)
-    return asked(s, "threat.ask_dilemma", NEXT, words("dilemma"), why="why.threat",
+        return ask("threat.ask", NEXT, why="why.threat", team=s.team.name)
+    return ask("threat.ask_dilemma", NEXT, words("dilemma"), why="why.threat",
                team=s.team.name,
                adversary=adversary(s))
 
@@ -63,7 +63,7 @@ def _threat(s, given):
         return _accept_dilemma(replace(s, dilemma_raised=True))
     s = set_team(s, s.other, vp=s.teams[s.other].vp - 1)
     s = replace(s, dilemma_raised=True)
-    raised = said(s, "dilemma.raised", {"adversary": adversary(s)})
+    raised = Line("dilemma.raised", {"adversary": adversary(s)})
     if s.team.vp < 1:  # nothing to buy it off with: the dilemma stands
         accepted, say = _accept_dilemma(s)
         return accepted, (raised, Line("dilemma.cannot_buy", {"team": s.team.name})) + say
@@ -71,7 +71,7 @@ def _threat(s, given):
 
 
 def _ask_dilemma(s):
-    return asked(s, "dilemma.ask", words("accept", "buy off"), team=s.team.name)
+    return ask("dilemma.ask", words("accept", "buy off"), team=s.team.name)
 
 
 @STEPS.question("dilemma", _ask_dilemma)
@@ -85,13 +85,13 @@ def _dilemma(s, given):
 
 def _accept_dilemma(s: State):
     s = replace(s, dilemma=True)
-    say = (said(s, "dilemma.accepted", {"narrator": s.narrator.name, "adversary": adversary(s)}),)
+    say = (Line("dilemma.accepted", {"narrator": s.narrator.name, "adversary": adversary(s)}),)
     return conflict.start(s, "conflict", conflict.normal_level(s)), say
 
 
 def _to_solution(s: State):
     """The Narrator is told to narrate (coloured by the Heat); then the Adversary's question."""
-    return push(s, ("solution",)), (said(s, f"solution.{heat_status(s.team.heat)}", {
+    return push(s, ("solution",)), (Line(f"solution.{heat_status(s.team.heat)}", {
         "narrator": s.narrator.name, "goal": next_goal(s)}),)
 
 
@@ -99,12 +99,12 @@ def _ask_solution(s):
     """Conflict or veto; ``skill`` only while the Narrator may still claim a skill."""
     key = "solution.ask_no_skill" if s.narrator.no_skills else "solution.ask"
     options = ("conflict", "veto") if s.narrator.no_skills else ("conflict", "veto", "skill")
-    return asked(s, key, words(*options), why="why.solution", adversary=adversary(s))
+    return ask(key, words(*options), why="why.solution", adversary=adversary(s))
 
 
 @STEPS.question("solution", _ask_solution)
 def _solution(s, given):
     if given.word == "veto":
-        return push(s, ("solution",)), (said(s, "solution.veto", {"narrator": s.narrator.name}),)
+        return push(s, ("solution",)), (Line("solution.veto", {"narrator": s.narrator.name}),)
     kind = "skill" if given.word == "skill" else "conflict"
     return conflict.start(s, kind, conflict.normal_level(s)), (Line(f"called.{kind}"),)
