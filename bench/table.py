@@ -22,6 +22,9 @@ question is asked or to interrupt:
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed plays under everything at ``--snr`` dB below the players' speech.
 
+A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
+Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
+
 ``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
 voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
 Each run prints a table and ends with ``GAME: completed yes|no; correct A/N; wrong W; p95 wait
@@ -70,6 +73,8 @@ REACTION = 0.4  # seconds a player takes to start answering after the listening 
 DOUBT = "Say it again to be sure."
 MISSED = "Didn't catch that."
 PAUSED = "Paused. Say resume to go on."
+QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard by voice
+NOT_QUITTING = "Not quitting."
 
 
 # --------------------------------------------------------------------------- the plan
@@ -199,6 +204,11 @@ class Stream:
         self._done.set()
 
 
+def quit_check(event: dict) -> bool:
+    """The narrator asks whether to save and quit (it heard a quit)."""
+    return event["event"] == "said" and event["text"] == QUIT_CHECK
+
+
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
     return (event["event"] == "expect" and event["mode"] in ("asking", "confirming")
@@ -265,16 +275,27 @@ class Tally:
     rejected: int = 0
     misses: int = 0
     repeats: int = 0
+    quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
     waits: list[float] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # what was said and what was heard
 
 
+ARTICLES = ("a", "an", "the")
+#: short forms a game takes as the long one (Slow Burn's setup: word.startswith("first"))
+SAME_WORD = {"first": "first session", "new": "new episode"}
+
+
 def same(meaning: dict | None, wanted: dict) -> bool:
-    """A meaning or input is the one wanted (free text compared word by word, any case)."""
+    """A meaning or input is the one wanted (free text compared word by word, any case and
+    article; a word choice in a short form the game takes the same, SAME_WORD)."""
     if meaning is None:
         return False
-    if meaning.get("type") == wanted.get("type") == "Text":
-        return words(meaning["text"]) == words(wanted["text"])
+    if meaning.get("type") == wanted.get("type") == "Text":  # a table lets "the" pass for "a"
+        return [w for w in words(meaning["text"]) if w not in ARTICLES] == \
+            [w for w in words(wanted["text"]) if w not in ARTICLES]
+    if meaning.get("type") == wanted.get("type") == "Word":
+        return SAME_WORD.get(meaning["word"], meaning["word"]) == \
+            SAME_WORD.get(wanted["word"], wanted["word"])
     return meaning == wanted
 
 
@@ -283,6 +304,13 @@ def words(text: str) -> list[str]:
 
 
 RESPONSES = ("said", "earcon", "state", "applied")
+
+
+def response(event: dict) -> bool:
+    """The narrator reacts to what it heard (news such as "The sound output is back." is
+    none)."""
+    return event["event"] in RESPONSES and not (event["event"] == "said"
+                                                and event["kind"] == "info")
 
 
 class Stuck(Exception):
@@ -336,6 +364,7 @@ class Players:
         deadline = time.monotonic() + timeout
         while True:
             at = self.stream.wait(self.cursor, lambda e: asked(e) or e["event"] == "applied"
+                                  or quit_check(e)
                                   or e == {**e, "event": "state", "name": "reading"},
                                   max(0.0, deadline - time.monotonic()))
             if at is None:
@@ -345,6 +374,8 @@ class Players:
             if event["event"] == "applied":
                 self.wrong(f"taken while no one answered: {event['input']}")
                 self.undo()
+            elif quit_check(event):
+                self.refuse_quit()
             elif event["event"] == "state":
                 self.over_passage()
             else:
@@ -386,6 +417,10 @@ class Players:
                 continue
             if got["ended"]:
                 return not step.applied
+            if got["doubt"]:  # "Say it again to be sure": the same words again
+                self.tally.repeats += 1
+                first = False
+                continue
             if got["mode"] == "confirming":
                 if same(heard, step.meaning) or same(heard, {"type": "Control", "name": "roll",
                                                              "arg": None}):
@@ -394,10 +429,6 @@ class Players:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
                     first, words_now = False, step.text
-                continue
-            if got["doubt"]:
-                self.tally.repeats += 1
-                first = False
                 continue
             if not step.applied and same(got["heard"], step.meaning):
                 self.tally.first += first
@@ -416,12 +447,11 @@ class Players:
         next question (talking and interrupting over any passage meanwhile), or nothing heard."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "ended": False}
-        response = self.stream.wait(begin, lambda e: e["event"] in RESPONSES
-                                    and e["t"] > started, QUIET)
-        if response is None:
+        reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, QUIET)
+        if reacted is None:
             self.cursor = len(self.stream.events)
             return got
-        self.tally.waits.append(max(0.0, self.stream.events[response]["t"] - ended))
+        self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
@@ -440,16 +470,37 @@ class Players:
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""
         while True:
-            at = self.stream.wait(self.cursor, lambda e: asked(e) or e == {
+            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e) or e == {
                 **e, "event": "state", "name": "reading"}, PATIENCE)
             if at is None:
                 return None
             event = self.stream.events[at]
             self.cursor = at + 1
-            if event["event"] == "state":
+            if quit_check(event):
+                self.refuse_quit()
+            elif event["event"] == "state":
                 self.over_passage()
             else:
                 return event
+
+    def refuse_quit(self) -> None:
+        """The narrator heard a quit no one said and asks: "no" until it goes on."""
+        heard = [e["text"] for e in self.stream.events[:self.cursor] if e["event"] == "heard"]
+        self.tally.quit_checks += 1
+        self.tally.findings.append(f"quit heard in {heard[-1] if heard else None!r}: "
+                                   "asked to save and quit, answered no")
+        for _ in range(TRIES):
+            if self.stream.wait(self.cursor, asked, QUIET) is None:
+                break
+            begin = len(self.stream.events)
+            self.say("no")
+            at = self.stream.wait(begin, lambda e: e["event"] == "end" or e["event"] == "said"
+                                  and e["text"] == NOT_QUITTING, QUIET)
+            if at is not None:
+                self.cursor = at + 1 if self.stream.events[at]["event"] == "said" else at
+                return
+            self.cursor = begin
+        raise Stuck("the narrator's 'Save and quit?' never heard a no")
 
     def undo(self) -> bool:
         """"go back" until the game undoes its last input."""
@@ -502,9 +553,8 @@ class Players:
             started, ended = self.say(word)
             at = self.stream.wait(begin, lambda e: e["t"] > started and done(e), QUIET)
             if at is not None:
-                response = self.stream.wait(begin, lambda e: e["event"] in RESPONSES
-                                            and e["t"] > started, 0)
-                self.tally.waits.append(max(0.0, self.stream.events[response or at]["t"] - ended))
+                reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
+                self.tally.waits.append(max(0.0, self.stream.events[reacted or at]["t"] - ended))
                 self.tally.first += attempt == 0
                 return True
             self.tally.misses += 1
@@ -585,8 +635,10 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
             try:
                 done = players.play(wanted)
                 if done and ends:
-                    done = stream.wait(players.cursor, lambda e: e["event"] == "end",
-                                       600) is not None
+                    done = stream.wait(0, lambda e: e["event"] == "end", 600) is not None
+            except KeyboardInterrupt:  # Ctrl-C: the table so far, not completed
+                done = False
+                players.tally.findings.append(f"interrupted at answer {players.tally.needed}")
             finally:
                 if app.poll() is None:
                     app.send_signal(signal.SIGINT)
@@ -618,6 +670,7 @@ def report(run: Run) -> str:
         ("acted on correctly at first hearing", f"{t.first} ({pct(t.first, t.needed)})"),
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
+        ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),
         ("wait after an answer p50 / p95", f"{p50:.0f} / {p95:.0f} ms"),
         ("wall time / narration + players' speech",
@@ -654,6 +707,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the table's choices")
     parser.add_argument("--out", type=Path, help="clip cache folder (default .bench-clips)")
     args = parser.parse_args(argv)
+    # Ctrl-C or kill: the table so far (and a run started in the background still hears
+    # Ctrl-C, as the narrator it starts does: a handled signal is reset for a child)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     missing = missing_tools() + clips.missing_tools(PLAYERS)
     if missing:
         print(f"needs {', '.join(missing)}", file=sys.stderr)

@@ -90,8 +90,8 @@ class Mouth:
 
 
 class Ears:
-    """Hears a script of (mode, text[, sure]) in order: a line meant for another mode is an
-    error, except that while reading, lines for other modes simply are not heard yet."""
+    """Hears a script of (mode, text[, sure[, engine]]) in order: a line meant for another mode
+    is an error, except that while reading, lines for other modes simply are not heard yet."""
 
     def __init__(self, mouth: Mouth | None, script, engine="whisper"):
         self.mouth = mouth
@@ -104,11 +104,12 @@ class Ears:
             self.mouth.tick()
         if not self.script or (mode == "reading" and self.script[0][0] != "reading"):
             return None
-        want, text, *sure = self.script.pop(0)
+        want, text, *how = self.script.pop(0)
         assert want == mode, f"heard {text!r} for {want}, but the loop listens in {mode}"
         self.heard.append((mode, echo))
-        return Utterance(text, understand(text, expectation, mode), 0.9, self.engine,
-                         sure[0] if sure else True)
+        sure = how[0] if how else True
+        engine = how[1] if len(how) > 1 else self.engine
+        return Utterance(text, understand(text, expectation, mode), 0.9, engine, sure)
 
 
 def play(script, mouth=None, rules=INFO, engine="whisper", game=SCRIPT):
@@ -248,8 +249,33 @@ def test_the_sentence_being_spoken_is_the_echo_and_once_it_ends_a_player_may_say
 
 
 def test_quit_while_paused_saves():
-    transcript, _, _, mouth, _, ended = play([("reading", "pause"), ("paused", "quit")])
+    transcript, _, _, mouth, _, ended = play([("reading", "pause"), ("paused", "quit"),
+                                              ("confirming", "yes")])
     assert not ended and "Saved." in transcript and "Roll two dice three times." not in transcript
+    assert loop.QUIT_CHECK in mouth.spoken
+
+
+def test_a_spoken_quit_asks_first_and_a_no_goes_on():
+    transcript, journal, session, mouth, ears, ended = play(
+        [("asking", "next"), ("asking", "quit"), ("confirming", "no"), ("asking", "2")])
+    assert loop.QUIT_CHECK in mouth.spoken and "Saved." not in transcript
+    assert session.state.players == 2  # the game went on: the next answer was taken
+    [check] = [i for i, t in enumerate(mouth.spoken) if t == loop.QUIT_CHECK]
+    assert mouth.spoken[check + 1] == mouth.spoken[check - 1]  # the question, asked again
+
+
+def test_a_spoken_quit_while_paused_then_no_stays_paused():
+    transcript, _, _, mouth, ears, ended = play(
+        [("reading", "pause"), ("paused", "quit"), ("confirming", "no"), ("paused", "resume"),
+         ("asking", "next")])
+    assert "Saved." not in transcript and loop.QUIT_CHECK in mouth.spoken
+    assert [m for m, _ in ears.heard] == ["reading", "paused", "confirming", "paused", "asking"]
+
+
+def test_a_typed_quit_quits_at_once():
+    transcript, _, _, mouth, _, ended = play([("asking", "next"), ("asking", "quit")],
+                                             engine="text")
+    assert not ended and "Saved." in transcript and loop.QUIT_CHECK not in mouth.spoken
 
 
 class Named(ToyRules):
@@ -461,7 +487,7 @@ def test_the_reading_goes_on_while_the_microphone_decodes():
 
     rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
     mouth = TimedMouth()
-    mouth.ears = DecodingEars(mouth, [("reading", "three"), ("asking", "quit")])
+    mouth.ears = DecodingEars(mouth, [("reading", "three"), ("asking", "quit", True, "text")])
     session = Session(rules, SCRIPT, {})
     journal = MemoryJournal()
     live = LiveEars(mouth.ears)
@@ -473,7 +499,7 @@ def test_the_reading_goes_on_while_the_microphone_decodes():
     assert journal.lines[0] == Number(3)  # said over the narration, taken at the question
 
     waited = TimedMouth()
-    waited.ears = DecodingEars(waited, [("reading", "three"), ("asking", "quit")])
+    waited.ears = DecodingEars(waited, [("reading", "three"), ("asking", "quit", True, "text")])
     run(Session(rules, SCRIPT, {}), waited.ears, Captions(io.StringIO()), MemoryJournal(),
         waited)
     assert waited.said_while_decoding == 0  # without it, each sentence waits for a decoding

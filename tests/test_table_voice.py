@@ -14,6 +14,8 @@ import clips
 from audio_room import missing_tools
 from golden import GOLDEN, SEED
 from narrator.cli import app
+from narrator.events import Said
+from narrator.session.event_log import EventLog, LoggedCues
 
 runner = CliRunner()
 
@@ -52,6 +54,19 @@ def test_a_typed_session_writes_what_was_said_asked_heard_and_done_in_order(tmp_
     said = [e["text"] for e in events if e["event"] == "said"]
     assert "The game is over. Thank you for playing." in said
     assert all(line in result.output for line in said)
+
+
+def test_a_question_whose_prompt_holds_other_lines_is_logged_and_the_game_ends(tmp_path):
+    # Intensity's defence question names the dice standing, each a Line of its own
+    log = tmp_path / "events.jsonl"
+    result = typed("intensity", "--save-dir", str(tmp_path), "--events", str(log))
+    assert result.exit_code == 0 and "unexpected error" not in result.output, result.output
+    events = events_of(log)
+    assert events[-1] == {**events[-1], "event": "end", "completed": True}
+    nested = [e for e in events if e["event"] == "expect" and any(
+        isinstance(d, dict) and d.get("type") == "Line"
+        for d in e["prompt"]["params"].get("dice", []))]
+    assert nested and nested[0]["prompt"]["params"]["dice"][0]["key"] == "said.die_standing"
 
 
 def test_a_refused_answer_is_heard_and_said_but_not_applied(tmp_path):
@@ -98,6 +113,28 @@ def test_an_events_file_that_cannot_be_opened_is_a_message_and_the_game_goes_on(
     assert _game(bad.output) == _game(plain.output)
 
 
+def test_a_passage_said_again_reaches_the_speaker_marked_and_is_logged(tmp_path):
+    """"repeat" with --events: the logged mouth hands the speaker its "again" (it crashed)."""
+    class Speaker:
+        is_speaking = False
+
+        def __init__(self):
+            self.said = []
+
+        def say(self, said, again=False):
+            self.said.append((said.text, again))
+
+    speaker, log = Speaker(), EventLog(tmp_path / "events.jsonl", print)
+    mouth = LoggedCues(speaker, log)
+    mouth.say(Said("Track 1: Rules", "heading"))
+    mouth.say(Said("Track 1: Rules", "heading"), again=True)
+    assert not mouth.is_speaking
+    log.close(completed=False)
+    assert speaker.said == [("Track 1: Rules", False), ("Track 1: Rules", True)]
+    spoken = [e["text"] for e in events_of(tmp_path / "events.jsonl") if e["event"] == "spoken"]
+    assert spoken == ["Track 1: Rules", "Track 1: Rules"]
+
+
 def _game(output):
     """What the table saw of the game (not the save line, nor the events file's message)."""
     return [line for line in output.splitlines()
@@ -133,7 +170,10 @@ def test_a_table_plays_by_voice_through_the_room(table, game, start, steps, tmp_
                               out=tmp_path / "clips")
     shown = table.report(run)
     assert run.tally.wrong == 0, shown  # never an input the table did not give
-    if not (run.completed and run.tally.first >= 0.9 * run.tally.needed):
-        # issue 16 is open on this: short words ("resume", "harm", "nine") are still missed
-        # by some voices (76-84% at first hearing in the runs of 2026-11-23, docs/speech-in.md)
-        pytest.xfail(f"issue 16: completed and >=90% correct at first hearing not yet met\n{shown}")
+    assert run.completed, shown  # every answer taken as planned, by voice alone
+    if run.tally.first < 0.9 * run.tally.needed:
+        # issue 16 is open on this: some words are still missed by some voices ("resume",
+        # "harm", "roll for me"; 79-86% at first hearing in the runs of 2026-11-23,
+        # docs/speech-in.md), and on a loaded machine an answer decoded after the table's
+        # 30 s of patience is said again
+        pytest.xfail(f"issue 16: >=90% correct at first hearing not yet met\n{shown}")

@@ -55,8 +55,8 @@ class EventLog:
         if self._file is None:
             return
         try:
-            self._file.write(json.dumps({"event": event, "t": round(time.time(), 3), **fields})
-                             + "\n")
+            self._file.write(json.dumps({"event": event, "t": round(time.time(), 3), **fields},
+                                        default=_plain) + "\n")
             self._file.flush()
         except OSError as exc:
             file, self._file = self._file, None
@@ -127,9 +127,9 @@ class LoggedCues:
         self._log.cue(name)
         self._device.earcon(name)
 
-    def say(self, said: Said) -> None:
+    def say(self, said: Said, **how: Any) -> None:  # again=True: a passage said again
         self._ended()
-        self._device.say(said)
+        self._device.say(said, **how)
         self._playing = (said.text, time.time())
 
     @property
@@ -169,6 +169,14 @@ class LoggedJournal:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._journal, name)
+
+
+def _plain(value: Any) -> Any:
+    """A message nested in a field (a Line in a prompt's params, say) as its fields; anything
+    else as text (the log never stops the game)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return to_dict(value)
+    return str(value)
 
 
 def _close_quietly(file: TextIO) -> None:

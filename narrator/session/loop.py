@@ -19,6 +19,9 @@ from narrator.voice.spoken import Echo, Spoken
 PAUSED = "Paused. Say resume to go on."
 LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
 MISSED = "Didn't catch that."
+#: asked when "quit" is heard by voice (a misheard word must not end the session); typed, it quits
+QUIT_CHECK = "Save and quit? Yes or no."
+NOT_QUITTING = "Not quitting."
 #: what the table can say over the narration that the shell acts on at once
 READING_CONTROLS = live_controls("reading")
 #: what changes the game or ends the session: acted on when unsure only if heard twice
@@ -202,6 +205,8 @@ class Table:
             return self.session.question()
         if name in VOICE_CONTROLS:
             return self.adjust(name)
+        if name == "quit" and not self.quit_confirmed(heard, self.deliver):
+            return self.session.question()
         outcome = self.session.hear(heard)
         said = outcome.said
         try:
@@ -239,6 +244,25 @@ class Table:
         self._doubt = word
         self.show(Said(f'Heard "{heard.text}"? Say it again to be sure.', "state"))
         return True
+
+    def quit_confirmed(self, heard: Utterance, tell: Callable[[list[Said]], None]) -> bool:
+        """A typed quit quits; one heard by voice asks first (said with ``tell``), and only a
+        yes quits (an unsure yes is asked for again; anything else goes on)."""
+        if heard.engine == "text":
+            return True
+        tell([Said(QUIT_CHECK, "prompt")])
+        self.held = None  # what was said over the check answers it, not the game
+        while True:
+            self.state("listening")
+            answer = self.listen("confirming")
+            if answer is None:
+                raise _Quit(None)
+            if not self.doubtful(answer):
+                break
+        if _control_name(answer.meaning) == "yes":
+            return True
+        self.show(Said(NOT_QUITTING, "info"))
+        return False
 
     def miss(self, heard: Utterance, mode: str) -> list[Said]:
         """Not understood: typed input hears why; by voice the earcon and a caption (with why),
@@ -426,6 +450,11 @@ class Table:
                 self.hold(heard)
                 continue
             if self.doubtful(heard):
+                continue
+            if name == "quit":
+                if self.quit_confirmed(heard, tell):
+                    raise _Quit(heard)
+                self.state("paused")
                 continue
             if not speak:
                 self.mouth.stop()  # type: ignore[union-attr]

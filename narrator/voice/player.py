@@ -86,6 +86,7 @@ class Player:
         self._due = float("inf")  # when the current clip must have ended (the watchdog)
         self.started = threading.Event()  # set when the current clip's first sample went out
         self.clip_started_at: float | None = None  # perf_counter of the clip's first sample
+        self.heard_at: float | None = None  # monotonic time the clip's first sample is heard
 
     # ------------------------------------------------------------------ stream
 
@@ -120,6 +121,7 @@ class Player:
                 out[:len(chunk)] = chunk * self._gain
                 if self._pos == 0 and len(chunk):
                     self.clip_started_at = time.perf_counter()
+                    self.heard_at = self._tick + self._ahead(when)
                     self._due = time.monotonic() + clip.seconds + STALL_SECONDS
                     self.started.set()
                 self._pos += len(chunk)
@@ -140,10 +142,13 @@ class Player:
         s = self._stream
         if s is None:
             return
+        PLAYED.write(self, out, int(s.samplerate), self._tick, self._ahead(when), gap)
+
+    def _ahead(self, when) -> float:
+        """Seconds from this callback to its block being heard (the stream's latency when the
+        host API gives no usable time stamps)."""
         ahead = when.outputBufferDacTime - when.currentTime
-        if not 0.0 <= ahead < 1.0:  # no usable time stamps from this host API
-            ahead = s.latency
-        PLAYED.write(self, out, int(s.samplerate), self._tick, ahead, gap)
+        return ahead if 0.0 <= ahead < 1.0 else self.latency
 
     # ------------------------------------------------------------------ control
 
@@ -166,7 +171,7 @@ class Player:
             self._clip, self._pos, self._paused = clip, 0, paused
             self._gain = self.volume
             self._due = float("inf")
-            self.clip_started_at = None
+            self.clip_started_at = self.heard_at = None
             self.started.clear()
             self._done.clear()
 

@@ -369,7 +369,8 @@ class Speaker:
         try:
             while not self._player.started.wait(0.1):
                 self._player.wait(0)  # raises DeviceLost when the stream died before starting
-            time.sleep(self._player.latency)  # until its first sample is heard
+            heard_at = self._player.heard_at or time.monotonic() + self._player.latency
+            time.sleep(max(0.0, heard_at - time.monotonic()) + LEAD_SECONDS)  # its first sound
             self.first_sound.set()
         finally:  # captioned as it starts being heard, or as it is lost
             if generation == self._generation:
