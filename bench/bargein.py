@@ -262,7 +262,7 @@ def acted(word: str, room: Room, after: float) -> bool:
     question = room.table.session.question()[0].text  # captioned sentence by sentence
     asked = lambda c: len(c[2]) > 10 and question.startswith(c[2])  # noqa: E731
     want = {"pause": lambda c: c[2] == PAUSED, "next": asked, "stop": asked,
-            "repeat": lambda c: c[2] == "[reading]"}[word]
+            "repeat": lambda c: c[2].startswith("(again) ")}[word]  # said again, marked
     return room.wait(want, after, ACT_WITHIN) is not None
 
 

@@ -14,6 +14,7 @@ from narrator.rules.base import Expectation
 from narrator.session.game import Session
 from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls
+from narrator.voice.spoken import Echo, Spoken
 
 PAUSED = "Paused. Say resume to go on."
 LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
@@ -108,6 +109,7 @@ class Table:
         self.held: Utterance | None = None  # an answer said over the narration
         self._spoken = ("", "")  # the sentence said before and the one being said
         self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
+        self._said = Spoken()  # what it said, with when (the guard matches late decodings)
         self._told: set[str] = set()  # the ears' notices already said
         self._doubt: str | None = None  # an unsure weighty word heard once (see doubtful)
         self._again: list[Said] = []  # a passage being said again ("repeat")
@@ -118,8 +120,9 @@ class Table:
 
     @property
     def echo(self) -> str:
-        """What the narrator says now and said just before (for the self-trigger guard)."""
-        return " ".join(t for t in self._spoken if t)
+        """What the narrator says now and said just before, with when it said what (for the
+        self-trigger guard)."""
+        return Echo(" ".join(t for t in self._spoken if t), self._said)
 
     def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:
         """One utterance heard in ``mode``. The narrator's words are the echo while it speaks
@@ -131,7 +134,9 @@ class Table:
             now = time.monotonic()
             if self.mouth.is_speaking:
                 self._spoke_at = now
-            elif now - self._spoke_at > ECHO_TAIL:
+            else:
+                self._said.end(now)
+            if now - self._spoke_at > ECHO_TAIL:
                 break
             if deadline is not None and now >= deadline:
                 return None
@@ -139,7 +144,7 @@ class Table:
             if heard is not None:
                 return heard
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        return self.ears.listen(expectation, mode=mode, timeout=left)
+        return self.ears.listen(expectation, mode=mode, echo=Echo("", self._said), timeout=left)
 
     def ask(self) -> Utterance | None:
         """Listen for the answer; "listening" sounds once the recogniser has loaded (until
@@ -323,6 +328,7 @@ class Table:
             else:  # captioned by the mouth, sentence by sentence, as each is heard
                 self.mouth.say(current)
             self._spoken = (self._spoken[1], current.text)
+            self._said.start(current.text, time.monotonic())
             queue = self.reading(current, queue, said)
         self._again = []
 

@@ -14,7 +14,12 @@ What an utterance becomes (``decide``):
 * **Unclear** (the session says "didn't catch that") when it was not accepted but was meant
   for the narrator: near a legal phrase, or short (under ``SHORT_SECONDS`` and ``SHORT_WORDS``);
 * **nothing** (the ears keep listening) for table talk: long and nothing like a legal phrase;
-  and for speech the narrator's own current words explain (``echo``: its voice heard back).
+  and for speech the narrator's own words explain (``echo``: its voice heard back). The
+  ears decode seconds behind the sound, so an ``Echo`` carries a ``Spoken`` log of when each
+  sentence was audible and the utterance is compared with what was audible over the span it
+  was captured in (``voice/spoken.py``), not with what plays when it is decoded. A
+  free transcript that is no phrase and not near one ("Thank you.", "Okay.") heard while the
+  narrator was audible is nothing too: Whisper's filler on the leftover echo.
 
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
@@ -38,6 +43,7 @@ from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.echo import make_canceller
 from narrator.voice.mic import Endpointer, Mic, check_input
+from narrator.voice.spoken import echo_during
 
 MIN_CONFIDENCE = 0.25       # pocketsphinx, a short phrase ("next", "heads", "go back")
 MIN_CONFIDENCE_LONG = 0.4   # pocketsphinx, a phrase of more than LONG_PHONES phones
@@ -104,7 +110,7 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     carried = carried_answer(heard, expectation, mode) if not wake else None
     if carried is not None:
         return Utterance(heard.free, carried, heard.confidence, engine, False)
-    if not meant_for_us(heard, engine):
+    if not meant_for_us(heard, engine, speaking=bool(echo)):
         return None
     said = heard.free or text
     return Utterance(said, Unclear(said, "I didn't catch that."), heard.confidence, engine,
@@ -120,11 +126,14 @@ def carried_answer(heard: Heard, expectation: Expectation | None, mode: str):
     return None if isinstance(meaning, (Control, Unclear, Text)) else meaning
 
 
-def meant_for_us(heard: Heard, engine: str) -> bool:
+def meant_for_us(heard: Heard, engine: str, speaking: bool = False) -> bool:
     """A rejected utterance that was still meant for the narrator: near a legal phrase, or
-    short and command-like."""
+    short and command-like (not while the narrator was audible: a free transcript then is
+    its echo's filler)."""
     if engine != "pocketsphinx" and heard.confidence >= NEAR_AT:
         return True
+    if speaking and heard.free:
+        return False
     words = len((heard.free or heard.text).split())
     return 0 < heard.seconds <= SHORT_SECONDS and words <= SHORT_WORDS
 
@@ -181,7 +190,8 @@ class Ears:
     def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
                timeout: float | None = None) -> Utterance | None:
         """One utterance for ``mode`` ("asking", "reading", "paused", "confirming"), or None on
-        timeout or when the source ends. ``echo``: what the narrator is saying now."""
+        timeout or when the source ends. ``echo``: what the narrator is saying now (an
+        ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
         while deadline is None or self.clock() < deadline:
             try:
@@ -210,10 +220,12 @@ class Ears:
         if event != "end" or self._grammar is None:
             return None
         self.ended_at = self.clock()
+        captured = self.ended_at - getattr(self.source, "lag", 0.0)  # the end, as captured
         self.last = self.recognizer.finish()
         grammar, self._grammar = self._grammar, None
         if not self._window_open():
             return None
+        echo = echo_during(echo, captured - self.last.seconds, captured)
         return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
                       wake=self.listening == "wake", echo=echo)
 

@@ -180,6 +180,11 @@ class Mic:
         return self._stream.active and time.monotonic() - since < limit
 
     @property
+    def lag(self) -> float:
+        """Seconds of audio captured but not read yet (how far behind the reader is)."""
+        return (self._frames.qsize() + self._captured.qsize()) * FRAME / RATE
+
+    @property
     def stopped(self) -> bool:
         """The stream stopped by itself (its device went away: PulseAudio ends the stream at
         once); a stall, by contrast, shows only in ``alive``."""

@@ -1,0 +1,55 @@
+"""What the narrator said, with when each sentence was audible: the self-trigger guard's
+memory (``listener.decide`` drops an utterance its own words explain).
+
+The ears decode seconds behind the sound on a busy machine, so by the time leftover echo is
+decoded the sentence it came from may have ended. The session loop logs each sentence as it
+starts and the narrator falling quiet (``Spoken``) and hands the ears an ``Echo``: the words
+playing now, with that log; the ears ask for the words audible over the span an utterance was
+captured in (``echo_during``), ``ECHO_MARGIN`` either side.
+"""
+
+from __future__ import annotations
+
+ECHO_MARGIN = 0.5   # seconds: a sentence's start queued before it sounds, the room's tail
+SPOKEN_KEPT = 60.0  # seconds of the narrator's words kept
+
+
+class Spoken:
+    """What the narrator said, each sentence with the clock times it was audible."""
+
+    def __init__(self) -> None:
+        self._said: list[list] = []  # [text, start, end or None while it plays]
+
+    def start(self, text: str, at: float) -> None:
+        """``text`` starts being heard at ``at`` (the one before has ended)."""
+        self.end(at)
+        self._said = [s for s in self._said if s[2] is None or s[2] > at - SPOKEN_KEPT]
+        self._said.append([text, at, None])
+
+    def end(self, at: float) -> None:
+        """The narrator is quiet from ``at``."""
+        if self._said and self._said[-1][2] is None:
+            self._said[-1][2] = at
+
+    def during(self, start: float, end: float) -> str:
+        """The narrator's words audible between ``start`` and ``end`` (ECHO_MARGIN either side)."""
+        return " ".join(text for text, began, ended in self._said
+                        if began <= end + ECHO_MARGIN
+                        and (ended is None or ended >= start - ECHO_MARGIN))
+
+
+class Echo(str):
+    """The narrator's words playing now (the text), with ``spoken``: its timed log."""
+
+    def __new__(cls, text: str, spoken: Spoken) -> "Echo":
+        echo = super().__new__(cls, text)
+        echo.spoken = spoken
+        return echo
+
+
+def echo_during(echo: str, start: float, end: float) -> str:
+    """The narrator's words an utterance captured from ``start`` to ``end`` may hold: those
+    audible then (an ``Echo``), and those playing now."""
+    spoken = getattr(echo, "spoken", None)
+    timed = spoken.during(start, end) if spoken is not None else ""
+    return " ".join(t for t in (timed, str(echo)) if t)

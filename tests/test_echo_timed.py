@@ -1,0 +1,68 @@
+"""The self-trigger guard, timed (narrator/voice/spoken.py, listener ``decide``): an utterance
+decoded seconds after it was captured is compared with what the narrator said *while* it was
+captured, not with what plays when it is decoded. Timed transcripts; no audio here."""
+
+from __future__ import annotations
+
+from narrator.events import Control, Line, Unclear
+from narrator.understand import Expectation
+from narrator.voice.asr import Heard
+from narrator.voice.grammar import build
+from narrator.voice.listener import decide
+from narrator.voice.spoken import ECHO_MARGIN, Echo, Spoken, echo_during
+
+READING = Expectation(Line("reading"), ())
+HELP_LINE = "Say help at any time for the list of commands."
+NEXT_LINE = "Roll two dice three times and write down each total."
+
+
+def heard_over(echo, start, end, text, free, confidence=1.0):
+    """What the ears make of ``free`` captured from ``start`` to ``end`` (decoded later)."""
+    heard = Heard(text, confidence, 0.0, free=free, seconds=end - start)
+    return decide(heard, build(READING, lambda word: True, mode="reading"), READING,
+                  "whisper", mode="reading", echo=echo_during(echo, start, end))
+
+
+def narration() -> Spoken:
+    said = Spoken()
+    said.start(HELP_LINE, 0.0)
+    said.start(NEXT_LINE, 3.0)
+    said.end(7.0)
+    return said
+
+
+def test_leftover_echo_decoded_after_its_sentence_ended_is_still_the_narrators():
+    said = narration()
+    # "help" captured at 2.1-2.5 s, decoded at 8 s while the next sentence is the echo
+    assert heard_over(Echo(NEXT_LINE, said), 2.1, 2.5, "help", "Help.") is None
+    # as before this change (the words playing at decoding only), it was acted on
+    untimed = heard_over(NEXT_LINE, 2.1, 2.5, "help", "Help.")
+    assert untimed.meaning == Control("help")
+
+
+def test_a_players_command_over_the_narration_still_acts():
+    said = narration()
+    assert heard_over(Echo(NEXT_LINE, said), 4.0, 4.4, "pause", "Pause.").meaning == \
+        Control("pause")
+
+
+def test_once_the_narrator_is_quiet_a_player_may_say_its_words():
+    said = narration()
+    start = 7.0 + ECHO_MARGIN + 0.2
+    assert heard_over(Echo("", said), start, start + 0.4, "help", "Help.").meaning == \
+        Control("help")
+
+
+def test_whisper_filler_on_the_echo_is_nothing_but_a_miss_in_quiet_is_unclear():
+    said = narration()
+    assert heard_over(Echo(NEXT_LINE, said), 5.0, 5.6, "next", "Thank you.", 0.01) is None
+    quiet = heard_over(Echo("", said), 20.0, 20.6, "next", "Thank you.", 0.01)
+    assert isinstance(quiet.meaning, Unclear)
+
+
+def test_only_the_last_minute_is_kept():
+    said = Spoken()
+    said.start(HELP_LINE, 0.0)
+    said.start(NEXT_LINE, 3.0)
+    said.start("Pass the dice.", 100.0)
+    assert said.during(0.0, 100.0) == f"{NEXT_LINE} Pass the dice."
