@@ -278,9 +278,7 @@ class Session:
         expectation = self.expectation
         if expectation.over:
             return [Said("The game is over. Thank you for playing.", "info")]
-        if expectation.prompt.key == "confirm":
-            return [Said(self._text(expectation.prompt), "prompt")]
-        return render(self.script, expectation.prompt, "prompt")
+        return self._render(expectation.prompt, "prompt")
 
     def _say(self, says: tuple | list) -> list[Said]:
         out: list[Said] = []
@@ -288,10 +286,14 @@ class Session:
             out.extend(render(self.script, s, "line"))
         return out
 
-    def _text(self, line: Line) -> str:
+    def _render(self, line: Line, kind: str) -> list[Said]:
+        """One line as said: the session's own read-back question, or the script's prompt."""
         if line.key == "confirm":
-            return "Is that right? Say yes or no."
-        return self._say([line])[0].text
+            return [Said("Is that right? Say yes or no.", kind)]
+        return render(self.script, line, kind)
+
+    def _text(self, line: Line) -> str:
+        return self._render(line, "line")[0].text
 
     def _remember(self, said: list[Said]) -> list[Said]:
         self.last_said = said
