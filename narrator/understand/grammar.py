@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from narrator.understand import template as t
-from narrator.understand.expect import AcceptWords, Expectation
+from narrator.understand.expect import AcceptText, AcceptWords, Expectation
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
 from narrator.understand.phrases import (
@@ -82,6 +82,12 @@ class Grammar:
         said = (words if len(words) <= limit else []) + [AWAITED_CONTROL.get(self.mode, "")]
         whole = (form for w in said if w for form in (w, f"{WAKE_WORD} {w}"))
         return [p for p in dict.fromkeys(whole) if self.matches(p)]
+
+    def names(self) -> tuple[str, ...]:
+        """The proper nouns a free-text answer now may hold (``AcceptText.names``)."""
+        accepts = self.expectation.accepts if self.free and self.expectation else ()
+        return tuple(dict.fromkeys(n for a in accepts if isinstance(a, AcceptText)
+                                   for n in a.names))
 
     def matches(self, text: str) -> bool:
         """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""

@@ -33,6 +33,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
    cleaned one.
 
+A free-text answer (a name, a label) is the best transcript as it is; when the question names
+proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first.
+
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
 counts as what the transcript says (not as a longer transcript).
@@ -64,6 +67,7 @@ MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
 WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
+NAME_TOKENS = 120  # of proper nouns prompted for a free-text answer (Whisper's own limit: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
@@ -234,9 +238,10 @@ class Whisper:
         phrase is "" (confidence 0) when there is none to choose from."""
         encoded = self._encode(samples)
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
-        result = self._model.model.generate(encoded, [head], beam_size=BEAM,
+        asked = self._names_prompt(grammar) + head
+        result = self._model.model.generate(encoded, [asked], beam_size=BEAM,
                                             num_hypotheses=BEAM,
-                                            max_length=len(head) + MAX_TOKENS)[0]
+                                            max_length=len(asked) + MAX_TOKENS)[0]
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
         if grammar is None or grammar.free or not best:
@@ -253,6 +258,16 @@ class Whisper:
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best),
                                     grammar.same)
         return chosen, confidence, once(best)
+
+    def _names_prompt(self, grammar) -> list[int]:
+        """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
+        previous-text prompt "Names: Lampblacks, Jila." (at most NAME_TOKENS tokens): it then
+        spells them so ("Love for Jila", not "Love for Gila."). Empty otherwise."""
+        names = grammar.names() if grammar is not None and grammar.free else ()
+        if not names:
+            return []
+        said = self._tok.encode(" Names: " + ", ".join(names) + ".")
+        return [self._tok.sot_prev] + said[-NAME_TOKENS:]
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:
