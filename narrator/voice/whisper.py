@@ -22,8 +22,8 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    means something else ("pass" and "pause" scored alike are a guess; "tail" and "tails", or
    "track one" and "read track one", not),
    times ½ when the best transcript is not the phrase (a guess: always read back before it
-   counts), ¼ when that transcript is one or two words longer, and 0 when it is longer still (a long
-   garbled sentence of talk piles up many unlikely words and would otherwise lose to any
+   counts; also when it is one word longer: a robotic "quieter" is often written as two words,
+   "fly or"), ¼ when it is two words longer, and 0 when it is longer still (a long garbled sentence of talk piles up many unlikely words and would otherwise lose to any
    short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
@@ -71,10 +71,11 @@ NAME_TOKENS = 120  # of proper nouns prompted for a free-text answer (Whisper's 
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
+SPLIT_WORDS = 1  # a transcript this many words longer than the phrase may split one of its words
 EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
-               # the listener's SURE_AT, so always read back), and × half of it when the
-               # transcript is up to EXTRA_WORDS words longer
+               # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
+               # and × half of it when the transcript is up to EXTRA_WORDS words longer
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
@@ -332,7 +333,7 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     apart = 1.0 - np.exp(-(first - second) / TIE)
     transcript = once(transcript)
     extra = len(transcript.split()) - len(chosen.split())
-    written = (1.0 if chosen == transcript else GUESSED if extra <= 0
+    written = (1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
                else GUESSED / 2 if extra <= EXTRA_WORDS
                else 0.0)  # the transcript says much more than the phrase: talk
     return chosen, float(fit * apart * written)
