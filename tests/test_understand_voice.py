@@ -27,13 +27,7 @@ def recognizer():
     return make_recognizer()
 
 
-#: phrases the default recogniser misses today, with what it hears (strict: passing fails it)
-KNOWN_MISSES = {"boon": "Whisper tiny.en writes 'Down.' / 'Dune' and scores 'boon' too low"}
-
-
-@pytest.mark.parametrize("when, phrase", [
-    pytest.param(when, phrase, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[phrase]))
-    if phrase in KNOWN_MISSES else (when, phrase) for when, phrase in PHRASES])
+@pytest.mark.parametrize("when, phrase", PHRASES)
 def test_every_readme_phrase_said_aloud_is_heard_as_what_it_means(when, phrase, recognizer,
                                                                   tmp_path_factory):
     mode, expectation = MOMENTS[when]

@@ -27,7 +27,7 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    short phrase). Scoring cross-attends to the speech and one
    second after it only (the rest of the window is padding): a third of the work, same scores.
 
-4. **Second opinion**: unless the answer is certain (confidence 1), a noisy utterance (RNNoise
+4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
    RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
    (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
@@ -77,6 +77,8 @@ GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (
                # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
                # and × half of it when the transcript is up to EXTRA_WORDS words longer
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
+SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
+                    # (the listener's SURE_AT: an answer this sure is acted on at once)
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
@@ -201,11 +203,12 @@ class Whisper:
                      free=free, seconds=seconds)
 
     def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
-        """Decode the utterance; unless that was certain, in a noisy room decode it once more
+        """Decode the utterance; unless that was sure, in a noisy room decode it once more
         cleaned by RNNoise and keep the more confident answer (a second opinion)."""
         pcm = pcm[:2 * RATE * self.window]
         text, confidence, free = self.decode(_samples(pcm), grammar)
-        cleaned = self._clean(pcm) if confidence < 1.0 and not grammar.free else None
+        cleaned = (self._clean(pcm) if confidence < SECOND_BELOW and not grammar.free
+                   else None)
         if cleaned is not None:
             again = self.decode(_samples(cleaned), grammar)
             if again[1] > confidence:
