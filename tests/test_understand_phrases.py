@@ -236,3 +236,14 @@ def test_awaited_phrases_are_a_short_questions_choices_and_the_control_a_pause_w
     assert grammar(harm, "reading").awaited()[-1] == "pause"
     many = ask(AcceptWords(tuple("abcdefgh")), AcceptDice(6))
     assert grammar(many).awaited() == [] == grammar(ask(AcceptText("name"))).awaited()
+
+
+def test_the_voice_grammar_holds_track_numbers_to_the_tracks_the_game_has():
+    """Slow Burn has 19 tracks, Blades none: "skip to track thirty" is then nothing a player
+    could mean, and cannot outscore "thirteen"; typing still gets the reason for a refusal."""
+    nineteen, none = grammar(DICE, tracks=19), grammar(DICE, tracks=0)
+    assert nineteen.matches("skip to track thirteen") and nineteen.matches("track nineteen")
+    assert not nineteen.matches("skip to track thirty") and not nineteen.matches("track twenty")
+    assert not any(none.matches(p) for p in ("go to track one", "track three", "read track two"))
+    assert grammar(DICE).matches("skip to track thirty")  # not told: up to MAX_TRACK
+    assert understand("go to track twenty", DICE) == Control("goto", 20)

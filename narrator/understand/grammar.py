@@ -15,7 +15,7 @@ from narrator.understand.expect import AcceptText, AcceptWords, Expectation
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
 from narrator.understand.phrases import (
-    AWAITED_CONTROL, WAKE_WORD, is_free, phrases as live_phrases,
+    AWAITED_CONTROL, MAX_TRACK, WAKE_WORD, is_free, phrases as live_phrases,
 )
 from narrator.understand.words import normalise
 
@@ -125,10 +125,12 @@ class Grammar:
                        expectation=self.expectation)
 
 
-def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False) -> Grammar:
+def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False,
+            tracks: int = MAX_TRACK) -> Grammar:
     """The grammar for ``mode`` ("asking", "reading", "paused", "confirming"): its controls plus
-    what ``expectation`` accepts. ``wake``: every phrase starts with the wake word."""
-    live = live_phrases(expectation, mode)
+    what ``expectation`` accepts. ``wake``: every phrase starts with the wake word. ``tracks``:
+    the game's highest track number ("go to track N" goes no further; 0: no such phrase)."""
+    live = live_phrases(expectation, mode, tracks)
     if is_free(expectation, mode):
         return Grammar(None, mode, free=True, expectation=expectation)
     root = t.expand(t.alt(p.expr for p in live))

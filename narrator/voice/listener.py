@@ -37,7 +37,7 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Control, Text, Unclear, Utterance
-from narrator.understand import WAKE_WORD, Expectation, normalise, understand
+from narrator.understand import MAX_TRACK, WAKE_WORD, Expectation, normalise, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
@@ -157,6 +157,8 @@ class Ears:
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0             # clock time the endpointer closed the last one
         self.notice: str | None = None  # what to tell the table about the engine, once
+        self.tracks = MAX_TRACK  # the game's highest track number (the session sets it): the
+        # recogniser is held to "go to track N" for the tracks there are, none without tracks
         self._grammar = None
         self._window_until = 0.0
         self._ready = threading.Event()
@@ -212,7 +214,7 @@ class Ears:
         event, audio = self.endpointer.push(frame)
         if event == "start":
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
-                                           wake=self.listening == "wake")
+                                           wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
         if event != "silence" and self._grammar is not None:
             self.recognizer.feed(audio)

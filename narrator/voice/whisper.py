@@ -23,9 +23,10 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    "track one" and "read track one", not),
    times ½ when the best transcript is not the phrase (a guess: always read back before it
    counts; also when it is one word longer: a robotic "quieter" is often written as two words,
-   "fly or"), ¼ when it is two words longer, and 0 when it is longer still (a long garbled sentence of talk piles up many unlikely words and would otherwise lose to any
-   short phrase). Scoring cross-attends to the speech and one
-   second after it only (the rest of the window is padding): a third of the work, same scores.
+   "fly or"), ¼ when it is two words longer, and 0 when it is longer still (a long garbled
+   sentence of talk piles up many unlikely words and would otherwise lose to any short
+   phrase). Scoring cross-attends to the speech and one second after it only (the rest of
+   the window is padding): a third of the work, same scores.
 
 4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
