@@ -157,7 +157,7 @@ class Ears:
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0             # clock time the endpointer closed the last one
         self.notice: str | None = None  # what to tell the table about the engine, once
-        self.tracks = MAX_TRACK  # the game's highest track number (the session sets it): the
+        self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
         self._grammar = None
         self._window_until = 0.0
@@ -272,9 +272,10 @@ def _stdin_keys() -> "queue.Queue[float]":
     return keys
 
 
-def make_ears(settings) -> Ears:
-    """Ears on the settings' microphone, engine and listening mode; the engine loads in the
-    background (a missing model: the next engine, and ``notice`` says so).
+def make_ears(settings, tracks: int = MAX_TRACK) -> Ears:
+    """Ears on the settings' microphone, engine and listening mode, for a game whose highest
+    track is ``tracks``; the engine loads in the background (a missing model: the next
+    engine, and ``notice`` says so).
 
     The narrator's own voice is cancelled from the microphone (``voice/echo.py``). Raises
     RuntimeError naming what is missing when there is no input device; without RNNoise the
@@ -286,5 +287,7 @@ def make_ears(settings) -> Ears:
     mode = getattr(settings, "listen_mode", "open")
     keys = _stdin_keys() if mode == "push" else None
     denoiser = make_denoiser(getattr(settings, "denoise", True))
-    return Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
+    ears = Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
                 listening=mode, keys=keys, denoiser=denoiser)
+    ears.tracks = tracks
+    return ears
