@@ -671,7 +671,7 @@ def test_a_prompt_first_heard_in_a_later_scene_is_said_in_full():
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # Juggernaut's first scene
     state, _ = say(state, "next", "conflict")
-    assert shown(prompt(state)) == "help.ask" and "Call for help" in text(state)
+    assert shown(prompt(state)) == "help.ask" and "a Victory Point per ally" in text(state)
     state, _ = say(state, "next", "pass", "next", "next")
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")
@@ -698,7 +698,7 @@ def test_a_second_recount_does_not_read_the_dice_back_again():
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "risk", "merit", "recount", "1", "merit", "recount")
     assert shown(prompt(state)) == "recount.which.short"
-    assert text(state) == "Recount: which die, 1 to 2?"
+    assert text(state) == "Which die, 1 to 2?"
     state, _ = say(state, "2")
     assert text(state) == "Die 2, now?"
 
@@ -719,9 +719,9 @@ def test_a_co_op_adversary_of_two_reads_right_and_one_of_a_thing_is_singular():
     line = Line("turn.start", {"team": "Phoenix", "narrator": "Susan",
                                "adversary": ["Alex", "Kim"]})
     assert render(SCRIPT, line)[0].text == (
-        "Phoenix's turn: Susan narrates, and the Adversary is Alex and Kim.")
+        "Phoenix's turn: Susan narrates, against Alex and Kim.")
     assert "1 more result." in render(SCRIPT, Line("curse.excess", {"extra": 1}))[0].text
-    assert "Add up the 1 fallen Heat die." in render(SCRIPT, Line("fall.total", {"fallen": 1}))[0].text
+    assert "the 1 fallen Heat die?" in render(SCRIPT, Line("fall.total", {"fallen": 1}))[0].text
     accepted = render(SCRIPT, Line("dilemma.accepted", {"adversary": ["Alex", "Kim"],
                                                         "narrator": "Susan"}))[0].text
     assert "Alex and Kim narrates" not in accepted and "Alex and Kim" in accepted
