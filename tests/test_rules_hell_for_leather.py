@@ -671,7 +671,7 @@ def test_a_prompt_first_heard_in_a_later_scene_is_said_in_full():
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # Juggernaut's first scene
     state, _ = say(state, "next", "conflict")
-    assert shown(prompt(state)) == "help.ask" and "a Victory Point per ally" in text(state)
+    assert shown(prompt(state)) == "help.ask" and "a Victory Point each" in text(state)
     state, _ = say(state, "next", "pass", "next", "next")
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")
