@@ -288,9 +288,20 @@ def test_heat_curse_full_fall_totals_12_a_trauma():
     state = to_conflict(teams_game())
     state, _ = say(state, "curse 4", "risk")  # Heat 3
     state, said = say(state, "heat fell", "0", "12")
-    assert "curse.total" in said and asks(state) == "narrate.trauma"
+    assert asks(state) == "narrate.trauma"
     assert member(state, "Dillon Dunne").drive == 1
     assert charts.heat_fall_score(4 + 5 + 3, 0) == 12
+    # the score just said is the curse total: it is not said again
+    assert "fall.scored" in said and "curse.total" not in said
+
+
+def test_a_fallen_heat_s_curse_total_is_said_when_a_felony_rank_adds_to_it():
+    state = to_conflict(set_member(teams_game(), 0, 0, felony=2))
+    state, _ = say(state, "curse 4", "risk")
+    state, _ = say(state, "heat fell", "1")
+    step = RULES.apply(state, understand("4", RULES.expects(state)))  # 4 + 3 standing
+    said = {line.key: line.params for line in step.say}
+    assert said["fall.scored"]["score"] == 7 and said["curse.total"]["total"] == 9  # + rank 2
 
 
 def test_heat_curse_partial_fall_totals_10_hunters_rebuild_then_add():
@@ -721,7 +732,7 @@ def test_a_co_op_adversary_of_two_reads_right_and_one_of_a_thing_is_singular():
     assert render(SCRIPT, line)[0].text == (
         "Phoenix's turn: Susan narrates, against Alex and Kim.")
     assert "1 more result." in render(SCRIPT, Line("curse.excess", {"extra": 1}))[0].text
-    assert "the 1 fallen Heat die?" in render(SCRIPT, Line("fall.total", {"fallen": 1}))[0].text
+    assert "for 1 point:" in render(SCRIPT, Line("help.called", {"vp": 1, "helpers": ["Kim"]}))[0].text
     accepted = render(SCRIPT, Line("dilemma.accepted", {"adversary": ["Alex", "Kim"],
                                                         "narrator": "Susan"}))[0].text
     assert "Alex and Kim narrates" not in accepted and "Alex and Kim" in accepted
