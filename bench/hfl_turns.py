@@ -86,9 +86,10 @@ def main() -> None:
     print(f"all: {len(played)} turns, {len(long)} over 45 s; {len(long) - len(heard)} of them "
           f"hear something for the first time")
     few = [t for t in long if t[2] <= FEW]
-    firsts = sum(t in long for t in firsts_played)
+    firsts = sum(any(t is f for f in few) for t in firsts_played)
     print(f"  over 45 s with at most {FEW} answers: {len(few)} ({firsts} of them the game's "
-          f"first turn); first turns max {max(t[0] for t in firsts_played):.0f} s")
+          f"first turn); the first turn: max {max(t[0] for t in firsts_played):.0f} s, "
+          f"{sum(t[0] > 45 for t in firsts_played)} over 45 s")
     if heard:
         print(f"  the other {len(heard)}: answers min {min(t[2] for t in heard)}, median "
               f"{statistics.median(t[2] for t in heard):g}; speech per answer "
