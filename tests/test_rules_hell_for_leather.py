@@ -778,3 +778,34 @@ def test_repeat_after_a_short_prompt_says_the_whole_sentence():
     assert len(said[-1].text) < len(whole)
     repeated = session.hear(Utterance("repeat", Control("repeat"), 1.0, "text")).said
     assert repeated[-1].text == whole and said[-1].text not in [s.text for s in repeated]
+
+
+def spoken(step, state) -> list[str]:
+    """What one step says, then the question it leaves, as the table hears them."""
+    lines = [say for say in step.say if isinstance(say, Line)] + [prompt(state)]
+    return [said.text for line in lines for said in render(SCRIPT, line)]
+
+
+def test_the_game_s_first_turn_heard_in_full_fits_in_45_seconds_of_speech():
+    """Issue 15: a turn is at most 45 s of speech. The first turn hears every line in full:
+    set the threat, conflict, one die, a merit scored and narrated (from the last set-up
+    answer to the narration's question, at the bench's pace of 14.8 characters a second)."""
+    state = say(RULES.start(RULES.options).state, *TEAMS_SETUP[:-1])[0]
+    heard = []
+    for text in (TEAMS_SETUP[-1], "next", "conflict", "merit", "next"):
+        step = RULES.apply(state, understand(text, RULES.expects(state)))
+        state = step.state
+        heard += spoken(step, state)
+    assert heard[-1].startswith("Dillon Dunne, narrate your success")
+    assert sum(len(line) for line in heard) / 14.8 <= 45
+
+
+def test_a_result_and_the_points_heard_before_are_said_in_a_few_words():
+    state = to_conflict(teams_game())
+    state, _ = say(state, "merit", "next", "next")  # Falcon's first scene: 2 VP
+    state = to_conflict(state)
+    state, _ = say(state, "pass", "next", "next")  # Juggernaut's
+    state, _ = say(to_conflict(state), "merit")
+    step = RULES.apply(state, Continue())
+    assert spoken(step, step.state) == [
+        "Rikard Rasmussen: merit.", "Falcon: 4 points.", "Rikard Rasmussen, narrate your success."]
