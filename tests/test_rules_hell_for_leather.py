@@ -376,6 +376,13 @@ def test_drive_zero_fails_as_a_curse_rolled_on_one_d10_plus_felony():
     assert "curse.hunters_arrive" in said
 
 
+def test_a_narrator_at_drive_zero_with_a_helper_is_not_told_to_throw_no_dice():
+    state = set_team(set_member(teams_game(), 0, 0, drive=3), 0, vp=1)  # Dillon at Drive 0
+    state, said = say(state, "next", "conflict", "1")  # Rikard helps
+    assert "roll.hand.main" not in said and asks(state) == "die.help"
+    assert text(state).startswith("Rikard Rasmussen, your helping die, 1 of 1")
+
+
 # --------------------------------------------------------------------------- Victory Points
 
 
