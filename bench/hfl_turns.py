@@ -23,6 +23,7 @@ from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.script.render import render  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 
+FEW = 10  # the target: a turn with at most this many answers is <= 45 s of speech
 #: markers that start a unit, and whether the unit is an ordinary turn
 STARTS = {"turn.start": True, "objective.reached": False, "storm.turn": False,
           "finale.round": False, "finale.attack": False, "finale.defend_or_ditch": False}
@@ -71,7 +72,7 @@ def main() -> None:
     parser.add_argument("--cps", type=float, default=14.8, help="characters per second")
     args = parser.parse_args()
     low, _, high = args.seeds.partition("-")
-    played = []
+    played, firsts_played = [], []
     for seed in range(int(low), int(high or low) + 1):
         mine = turns(seed, args.cps)
         secs = [t[0] for t in mine]
@@ -79,10 +80,16 @@ def main() -> None:
               f"first hearings, {mine[0][2]} answers); mean {statistics.mean(secs):.1f} s, "
               f"max {max(secs):.0f} s, over 45 s: {sum(s > 45 for s in secs)}")
         played += mine
+        firsts_played.append(mine[0])
     long = [t for t in played if t[0] > 45]
     heard = [t for t in long if t[1] < 1]
     print(f"all: {len(played)} turns, {len(long)} over 45 s; {len(long) - len(heard)} of them "
           f"hear something for the first time")
+    few = [t for t in long if t[2] <= FEW]
+    firsts = sum(any(t is f for f in few) for t in firsts_played)
+    print(f"  over 45 s with at most {FEW} answers: {len(few)} ({firsts} of them the game's "
+          f"first turn); the first turn: max {max(t[0] for t in firsts_played):.0f} s, "
+          f"{sum(t[0] > 45 for t in firsts_played)} over 45 s")
     if heard:
         print(f"  the other {len(heard)}: answers min {min(t[2] for t in heard)}, median "
               f"{statistics.median(t[2] for t in heard):g}; speech per answer "

@@ -288,9 +288,20 @@ def test_heat_curse_full_fall_totals_12_a_trauma():
     state = to_conflict(teams_game())
     state, _ = say(state, "curse 4", "risk")  # Heat 3
     state, said = say(state, "heat fell", "0", "12")
-    assert "curse.total" in said and asks(state) == "narrate.trauma"
+    assert asks(state) == "narrate.trauma"
     assert member(state, "Dillon Dunne").drive == 1
     assert charts.heat_fall_score(4 + 5 + 3, 0) == 12
+    # the score just said is the curse total: it is not said again
+    assert "fall.scored" in said and "curse.total" not in said
+
+
+def test_a_fallen_heat_s_curse_total_is_said_when_a_felony_rank_adds_to_it():
+    state = to_conflict(set_member(teams_game(), 0, 0, felony=2))
+    state, _ = say(state, "curse 4", "risk")
+    state, _ = say(state, "heat fell", "1")
+    step = RULES.apply(state, understand("4", RULES.expects(state)))  # 4 + 3 standing
+    said = {line.key: line.params for line in step.say}
+    assert said["fall.scored"]["score"] == 7 and said["curse.total"]["total"] == 9  # + rank 2
 
 
 def test_heat_curse_partial_fall_totals_10_hunters_rebuild_then_add():
@@ -363,6 +374,13 @@ def test_drive_zero_fails_as_a_curse_rolled_on_one_d10_plus_felony():
     assert asks(state) == "nodice.conflict"
     state, said = say(state, "9")
     assert "curse.hunters_arrive" in said
+
+
+def test_a_narrator_at_drive_zero_with_a_helper_is_not_told_to_throw_no_dice():
+    state = set_team(set_member(teams_game(), 0, 0, drive=3), 0, vp=1)  # Dillon at Drive 0
+    state, said = say(state, "next", "conflict", "1")  # Rikard helps
+    assert "roll.hand.main" not in said and asks(state) == "die.help"
+    assert text(state).startswith("Rikard Rasmussen, your helping die, 1 of 1")
 
 
 # --------------------------------------------------------------------------- Victory Points
@@ -671,7 +689,7 @@ def test_a_prompt_first_heard_in_a_later_scene_is_said_in_full():
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")  # Juggernaut's first scene
     state, _ = say(state, "next", "conflict")
-    assert shown(prompt(state)) == "help.ask" and "Call for help" in text(state)
+    assert shown(prompt(state)) == "help.ask" and "a Victory Point each" in text(state)
     state, _ = say(state, "next", "pass", "next", "next")
     state = to_conflict(state)
     state, _ = say(state, "pass", "next", "next")
@@ -698,7 +716,7 @@ def test_a_second_recount_does_not_read_the_dice_back_again():
     state = to_conflict(teams_game())
     state, _ = say(state, "pass", "risk", "merit", "recount", "1", "merit", "recount")
     assert shown(prompt(state)) == "recount.which.short"
-    assert text(state) == "Recount: which die, 1 to 2?"
+    assert text(state) == "Which die, 1 to 2?"
     state, _ = say(state, "2")
     assert text(state) == "Die 2, now?"
 
@@ -719,9 +737,9 @@ def test_a_co_op_adversary_of_two_reads_right_and_one_of_a_thing_is_singular():
     line = Line("turn.start", {"team": "Phoenix", "narrator": "Susan",
                                "adversary": ["Alex", "Kim"]})
     assert render(SCRIPT, line)[0].text == (
-        "Phoenix's turn: Susan narrates, and the Adversary is Alex and Kim.")
+        "Phoenix's turn: Susan narrates, against Alex and Kim.")
     assert "1 more result." in render(SCRIPT, Line("curse.excess", {"extra": 1}))[0].text
-    assert "Add up the 1 fallen Heat die." in render(SCRIPT, Line("fall.total", {"fallen": 1}))[0].text
+    assert "for 1 point:" in render(SCRIPT, Line("help.called", {"vp": 1, "helpers": ["Kim"]}))[0].text
     accepted = render(SCRIPT, Line("dilemma.accepted", {"adversary": ["Alex", "Kim"],
                                                         "narrator": "Susan"}))[0].text
     assert "Alex and Kim narrates" not in accepted and "Alex and Kim" in accepted
@@ -767,3 +785,34 @@ def test_repeat_after_a_short_prompt_says_the_whole_sentence():
     assert len(said[-1].text) < len(whole)
     repeated = session.hear(Utterance("repeat", Control("repeat"), 1.0, "text")).said
     assert repeated[-1].text == whole and said[-1].text not in [s.text for s in repeated]
+
+
+def spoken(step, state) -> list[str]:
+    """What one step says, then the question it leaves, as the table hears them."""
+    lines = [say for say in step.say if isinstance(say, Line)] + [prompt(state)]
+    return [said.text for line in lines for said in render(SCRIPT, line)]
+
+
+def test_the_game_s_first_turn_heard_in_full_fits_in_45_seconds_of_speech():
+    """Issue 15: a turn is at most 45 s of speech. The first turn hears every line in full:
+    set the threat, conflict, one die, a merit scored and narrated (from the last set-up
+    answer to the narration's question, at the bench's pace of 14.8 characters a second)."""
+    state = say(RULES.start(RULES.options).state, *TEAMS_SETUP[:-1])[0]
+    heard = []
+    for text in (TEAMS_SETUP[-1], "next", "conflict", "merit", "next"):
+        step = RULES.apply(state, understand(text, RULES.expects(state)))
+        state = step.state
+        heard += spoken(step, state)
+    assert heard[-1].startswith("Dillon Dunne, narrate your success")
+    assert sum(len(line) for line in heard) / 14.8 <= 45
+
+
+def test_a_result_and_the_points_heard_before_are_said_in_a_few_words():
+    state = to_conflict(teams_game())
+    state, _ = say(state, "merit", "next", "next")  # Falcon's first scene: 2 VP
+    state = to_conflict(state)
+    state, _ = say(state, "pass", "next", "next")  # Juggernaut's
+    state, _ = say(to_conflict(state), "merit")
+    step = RULES.apply(state, Continue())
+    assert spoken(step, step.state) == [
+        "Rikard Rasmussen: merit.", "Falcon: 4 points.", "Rikard Rasmussen, narrate your success."]

@@ -102,7 +102,7 @@ def _plan(s, level):
     plan = tuple(first + [Throw(h, "help") for h in c.helpers] + rest)
     s = _set(s, plan=plan)
     say = (Line(f"roll.hand.{charts.hand(level)}", {"name": s.team.members[c.roller].name,
-                                                          "dice": own}),)
+                                                          "dice": own}),) if own else ()
     return push(s, ("die" if plan else "no_dice", level)), say
 
 

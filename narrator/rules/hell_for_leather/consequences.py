@@ -100,8 +100,7 @@ def _hunters(s: State, t: int) -> tuple[State, Line]:
 def _curse(s: State, total: int, bearer: int):
     t = s.conflict.team
     effects = charts.curse_effects(total)
-    say = [Line("curse.total", {"total": total})]
-    steps = []
+    say, steps = [], []
     for i, effect in enumerate(effects):
         if effect == "fail":
             say.append(Line("curse.fail"))
@@ -114,7 +113,10 @@ def _curse(s: State, total: int, bearer: int):
         else:
             steps.append(("trauma" if i == 0 else "extra_trauma", t, bearer))
     if len(effects) > 1:
-        say.insert(1, Line("curse.excess", {"extra": len(effects) - 1}))
+        say.insert(0, Line("curse.excess", {"extra": len(effects) - 1}))
+    # a fallen Heat's score was just said: the total again only when a Felony rank adds to it
+    if s.conflict.heat_score != total:
+        say.insert(0, Line("curse.total", {"total": total}))
     return s, say, steps
 
 
