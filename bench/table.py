@@ -14,8 +14,10 @@ question is asked or to interrupt:
 * the answers are the game's golden playthrough (tests/golden/GAME.in) as typed, less the lines
   the game refuses (found by playing it typed first, with the same seed, so the bench also knows
   which input each answer must give);
-* a read-back is answered "yes" when it is what was said, else by saying the answer again (a
-  correction); an input the table did not give is undone with "go back" and answered again;
+* a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
+  when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
+  apart, as the game holds another spelling), else by saying the answer again (a correction);
+  an input the table did not give is undone with "go back" and answered again;
 * a miss ("didn't catch that", or nothing heard) is said again;
 * interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
   "go back" at one question in eight (then the answer before it is given again);
@@ -58,6 +60,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
+from by_ear import sounds_like  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
 SEED = "7"
@@ -273,6 +276,7 @@ class Tally:
     first: int = 0
     wrong: int = 0
     rejected: int = 0
+    by_ear: int = 0  # free-text answers taken as they sounded, spelled otherwise than said
     misses: int = 0
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
@@ -297,6 +301,17 @@ def same(meaning: dict | None, wanted: dict) -> bool:
         return SAME_WORD.get(meaning["word"], meaning["word"]) == \
             SAME_WORD.get(wanted["word"], wanted["word"])
     return meaning == wanted
+
+
+def judged(meaning: dict | None, wanted: dict) -> str | None:
+    """How a player takes what the narrator heard for ``wanted``: "same" (``same``), "by ear"
+    (free text spelled otherwise that sounds like it: by_ear.py), or None (not theirs)."""
+    if same(meaning, wanted):
+        return "same"
+    if meaning is not None and meaning.get("type") == wanted.get("type") == "Text" \
+            and sounds_like(wanted["text"], meaning["text"]):
+        return "by ear"
+    return None
 
 
 def words(text: str) -> list[str]:
@@ -405,9 +420,15 @@ class Players:
             got = self.outcome(begin, *self.say(words_now))
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
-                if len(got["applied"]) == len(step.applied) and all(
-                        map(same, got["applied"], step.applied)):
+                verdicts = [judged(a, w) for a, w in zip(got["applied"], step.applied)]
+                if len(got["applied"]) == len(step.applied) and all(verdicts):
                     self.tally.first += first
+                    if "by ear" in verdicts:
+                        self.tally.by_ear += 1
+                        held = [a["text"] for a, v in zip(got["applied"], verdicts)
+                                if v == "by ear"]
+                        self.tally.findings.append(f"by ear: said {step.text!r}, the game "
+                                                   f"holds {' / '.join(held)!r}")
                     return True
                 self.wrong(f"said {step.text!r}, heard {got['heard_text']!r}, "
                            f"took {got['applied']}")
@@ -422,8 +443,8 @@ class Players:
                 first = False
                 continue
             if got["mode"] == "confirming":
-                if same(heard, step.meaning) or same(heard, {"type": "Control", "name": "roll",
-                                                             "arg": None}):
+                if judged(heard, step.meaning) or same(heard, {"type": "Control",
+                                                               "name": "roll", "arg": None}):
                     words_now = "yes"
                 else:
                     self.tally.rejected += 1
@@ -670,6 +691,7 @@ def report(run: Run) -> str:
         ("acted on correctly at first hearing", f"{t.first} ({pct(t.first, t.needed)})"),
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
+        ("free text taken by ear, spelled otherwise", t.by_ear),
         ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),
         ("wait after an answer p50 / p95", f"{p50:.0f} / {p95:.0f} ms"),
