@@ -18,7 +18,9 @@ question is asked or to interrupt:
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
   an input the table did not give is undone with "go back" and answered again;
-* a miss ("didn't catch that", or nothing heard) is said again;
+* a miss ("didn't catch that", or nothing heard) is said again; an answer not heard by voice in
+  TRIES tries is typed, as the read-back invites (``--no-typing``: the run stops there), and
+  counted: the game is then not completed by voice alone;
 * interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
   "go back" at one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
@@ -277,6 +279,7 @@ class Tally:
     wrong: int = 0
     rejected: int = 0
     by_ear: int = 0  # free-text answers taken as they sounded, spelled otherwise than said
+    typed: int = 0  # answers a player typed, never heard by voice in TRIES tries
     misses: int = 0
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
@@ -336,8 +339,9 @@ class Players:
     """The table: answers each question from the plan, interrupts, talks, corrects."""
 
     def __init__(self, stream: Stream, room: Room, rng: random.Random, talk: float,
-                 interrupt: bool) -> None:
+                 interrupt: bool, keyboard: Callable[[str], None] | None = None) -> None:
         self.stream, self.room, self.rng = stream, room, rng
+        self.keyboard = keyboard  # types a line to the narrator (None: the table never types)
         self.talk, self.interrupt = talk, interrupt
         self.tally = Tally()
         self.cursor = 0  # events before this index have been dealt with
@@ -414,10 +418,18 @@ class Players:
     def answer(self, step: Step) -> bool:
         """Say the answer until the game takes what it should; False if it never does."""
         self.tally.needed += 1
-        first, words_now, heard = True, step.text, None
+        first, words_now, heard, failed, typed = True, step.text, None, 0, False
         for _ in range(TRIES * 2):
             begin = len(self.stream.events)
-            got = self.outcome(begin, *self.say(words_now))
+            typing = (failed >= TRIES and self.keyboard is not None and not typed
+                      and words_now == step.text)
+            if typing:  # as the read-back invites: "or type it and press Enter"
+                typed = True
+                self.tally.typed += 1
+                self.tally.findings.append(f"typed {step.text!r}: not heard by voice in "
+                                           f"{failed} tries")
+            got = self.outcome(begin, *(self.type(step.text) if typing else self.say(words_now)),
+                               timed=not typing)
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
                 verdicts = [judged(a, w) for a, w in zip(got["applied"], step.applied)]
@@ -449,7 +461,7 @@ class Players:
                 else:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
-                    first, words_now = False, step.text
+                    first, words_now, failed = False, step.text, failed + 1
                 continue
             if not step.applied and same(got["heard"], step.meaning):
                 self.tally.first += first
@@ -457,22 +469,24 @@ class Players:
             self.tally.misses += 1
             self.tally.repeats += 1
             self.finding(words_now, got["heard_text"])
-            first = False
+            first, failed = False, failed + (words_now == step.text)
             if got["mode"] is None:  # nothing came back: still asked the same
                 continue
         self.tally.findings.append(f"gave up on {step.text!r}")
         return False
 
-    def outcome(self, begin: int, started: float, ended: float) -> dict:
+    def outcome(self, begin: int, started: float, ended: float, timed: bool = True) -> dict:
         """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
-        next question (talking and interrupting over any passage meanwhile), or nothing heard."""
+        next question (talking and interrupting over any passage meanwhile), or nothing heard;
+        ``timed``: the wait after it counts (an answer said, not typed)."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "ended": False}
         reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, QUIET)
         if reacted is None:
             self.cursor = len(self.stream.events)
             return got
-        self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
+        if timed:
+            self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
@@ -596,6 +610,14 @@ class Players:
             self.voice = PLAYERS[player % len(PLAYERS)]
         return self.room.say(text, player)
 
+    def type(self, text: str) -> tuple[float, float]:
+        """A player types ``text`` and presses Enter; when (started and ended alike)."""
+        assert self.keyboard is not None
+        time.sleep(REACTION)
+        now = time.time()
+        self.keyboard(text)
+        return now, now
+
     def wrong(self, what: str) -> None:
         self.tally.wrong += 1
         self.tally.findings.append("WRONG " + what)
@@ -620,8 +642,11 @@ class Run:
 
 def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, start: int = 0,
                   steps: int | None = None, apart: bool = False, talk: float = 0.3,
-                  interrupt: bool = True, seed: int = 1, out: Path | None = None) -> Run:
-    """One game (or ``steps`` answers of it from answer ``start``) played by the table."""
+                  interrupt: bool = True, seed: int = 1, out: Path | None = None,
+                  typing: bool = True) -> Run:
+    """One game (or ``steps`` answers of it from answer ``start``) played by the table
+    (``typing``: an answer never heard by voice is typed, as the narrator invites, and the run
+    goes on)."""
     work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
     clips_dir = (out or ROOT / ".bench-clips")
     env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
@@ -652,7 +677,11 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
                 env=env)
             stream = Stream(log)
             stream.watch(app)
-            players = Players(stream, room, random.Random(seed), talk, interrupt)
+            def keyboard(line: str) -> None:
+                app.stdin.write(f"{line}\n".encode())  # type: ignore[union-attr]
+                app.stdin.flush()  # type: ignore[union-attr]
+            players = Players(stream, room, random.Random(seed), talk, interrupt,
+                              keyboard if typing else None)
             try:
                 done = players.play(wanted)
                 if done and ends:
@@ -684,6 +713,7 @@ def report(run: Run) -> str:
     p50 = statistics.median(waits) if waits else float("nan")
     p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else float("nan")
     spoken = run.narration + run.speech
+    by_voice = run.completed and not t.typed
     noise = "clean" if run.snr is None else f"babble at {run.snr:g} dB"
     rows = [
         ("room", noise),
@@ -691,6 +721,7 @@ def report(run: Run) -> str:
         ("acted on correctly at first hearing", f"{t.first} ({pct(t.first, t.needed)})"),
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
+        ("answers typed, never heard by voice", t.typed),
         ("free text taken by ear, spelled otherwise", t.by_ear),
         ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),
@@ -698,11 +729,12 @@ def report(run: Run) -> str:
         ("wall time / narration + players' speech",
          f"{run.wall:.0f} s / {spoken:.0f} s = {run.wall / spoken if spoken else float('nan'):.2f}x"),
         ("reached its end", "yes" if run.completed else "no"),
+        ("completed by voice alone", "yes" if by_voice else "no"),
     ]
     width = max(len(k) for k, _ in rows)
     lines = [f"{run.game}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
-    lines += [f"  finding: {f}" for f in t.findings[:20]]
-    lines.append(f"{run.game}: completed {'yes' if run.completed else 'no'}; "
+    lines += [f"  finding: {f}" for f in t.findings]
+    lines.append(f"{run.game}: completed {'yes' if by_voice else 'no'}; "
                  f"correct {t.first}/{t.needed}; wrong {t.wrong}; p95 wait {p95:.0f} ms")
     return "\n".join(lines)
 
@@ -727,6 +759,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-interrupt", action="store_true",
                         help="no pause, resume, repeat or go back")
     parser.add_argument("--seed", type=int, default=1, help="the table's choices")
+    parser.add_argument("--no-typing", action="store_true",
+                        help="never type an answer not heard by voice: the run stops there")
     parser.add_argument("--out", type=Path, help="clip cache folder (default .bench-clips)")
     args = parser.parse_args(argv)
     # Ctrl-C or kill: the table so far (and a run started in the background still hears
@@ -745,7 +779,7 @@ def main(argv: list[str] | None = None) -> int:
     for game, snr in runs:
         run = play_by_voice(game, snr=snr, rate=rate, start=args.start, steps=args.steps,
                             apart=args.apart, talk=args.talk, interrupt=not args.no_interrupt,
-                            seed=args.seed, out=args.out)
+                            seed=args.seed, out=args.out, typing=not args.no_typing)
         print(report(run), flush=True)
     return 0
 
