@@ -214,6 +214,10 @@ def quit_check(event: dict) -> bool:
     return event["event"] == "said" and event["text"] == QUIT_CHECK
 
 
+def paused(event: dict) -> bool:
+    return event == {**event, "event": "state", "name": "paused"}
+
+
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
     return (event["event"] == "expect" and event["mode"] in ("asking", "confirming")
@@ -349,6 +353,7 @@ class Players:
         self.player = 0
         self.voice = PLAYERS[0]  # who spoke last (for the findings)
         self._clean = True  # the last undo took one "go back"
+        self._ours: set[int] = set()  # ids of the events a control of the table brought about
 
     # -------------------------------------------------------------- questions
 
@@ -383,7 +388,7 @@ class Players:
         deadline = time.monotonic() + timeout
         while True:
             at = self.stream.wait(self.cursor, lambda e: asked(e) or e["event"] == "applied"
-                                  or quit_check(e)
+                                  or quit_check(e) or self.stray(e)
                                   or e == {**e, "event": "state", "name": "reading"},
                                   max(0.0, deadline - time.monotonic()))
             if at is None:
@@ -395,6 +400,8 @@ class Players:
                 self.undo()
             elif quit_check(event):
                 self.refuse_quit()
+            elif self.stray(event):
+                self.unpause(at)
             elif event["event"] == "state":
                 self.over_passage()
             else:
@@ -505,14 +512,17 @@ class Players:
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""
         while True:
-            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e) or e == {
-                **e, "event": "state", "name": "reading"}, PATIENCE)
+            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e)
+                                  or self.stray(e) or e == {**e, "event": "state",
+                                                            "name": "reading"}, PATIENCE)
             if at is None:
                 return None
             event = self.stream.events[at]
             self.cursor = at + 1
             if quit_check(event):
                 self.refuse_quit()
+            elif self.stray(event):
+                self.unpause(at)
             elif event["event"] == "state":
                 self.over_passage()
             else:
@@ -563,22 +573,34 @@ class Players:
             return  # a short passage: already asking
         if self.interrupt and roll < 0.25:
             mark = len(self.stream.events)
-            if self.control("pause", lambda e: e == {**e, "event": "state", "name": "paused"}):
-                # a table lets the narrator finish "Paused. Say resume to go on." (its own
-                # "resume" is no command: the self-trigger guard drops what it is saying)
-                self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED,
-                                 QUIET)
-                time.sleep(1.0)
-                resumed = any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
-                                           in ("heading", "line") or asked(e))
-                              for _ in range(RESUME_ROUNDS))
-                if not resumed:  # a table would type it now; the run ends, not completed
-                    raise Stuck("resume never heard while paused")
+            if self.control("pause", paused):
+                self.resume(mark)
         elif self.interrupt and roll < 0.35:
             self.control("repeat", lambda e: e["event"] == "heard"
                          and e["meaning"] == {"type": "Control", "name": "repeat", "arg": None})
         elif roll < 0.35 + self.talk:
             self.say(self.rng.choice(clips.TABLE_TALK), talk=True)
+
+    def stray(self, event: dict) -> bool:
+        """The narrator paused on something no one meant as "pause" (a misheard answer)."""
+        return paused(event) and id(event) not in self._ours
+
+    def unpause(self, at: int) -> None:
+        """Paused on a word no one meant so: "resume", as a table would."""
+        heard = [e["text"] for e in self.stream.events[:at] if e["event"] == "heard"]
+        self.tally.findings.append(f"paused on {heard[-1] if heard else None!r}: said resume")
+        self.resume(at)
+
+    def resume(self, mark: int) -> None:
+        """Let "Paused. Say resume to go on." (from event ``mark`` on) end, as a table would
+        (its own "resume" is no command: the self-trigger guard drops what it is saying), then
+        "resume" until the narrator goes on."""
+        self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
+        time.sleep(1.0)
+        if not any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
+                                in ("heading", "line") or asked(e))
+                   for _ in range(RESUME_ROUNDS)):  # the run ends, not completed
+            raise Stuck("resume never heard while paused")
 
     def control(self, word: str, done: Callable[[dict], bool]) -> bool:
         """Say a control over the narration until its effect shows."""
@@ -588,6 +610,7 @@ class Players:
             started, ended = self.say(word)
             at = self.stream.wait(begin, lambda e: e["t"] > started and done(e), QUIET)
             if at is not None:
+                self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
                 self.tally.waits.append(max(0.0, self.stream.events[reacted or at]["t"] - ended))
                 self.tally.first += attempt == 0
