@@ -310,13 +310,20 @@ def same(meaning: dict | None, wanted: dict) -> bool:
     return meaning == wanted
 
 
-def judged(meaning: dict | None, wanted: dict) -> str | None:
+def judged(meaning: dict | None, wanted: dict,
+           respelled: dict[str, str] | None = None) -> str | None:
     """How a player takes what the narrator heard for ``wanted``: "same" (``same``), "by ear"
-    (free text spelled otherwise that sounds like it: by_ear.py), or None (not theirs)."""
+    (free text spelled otherwise that sounds like it: by_ear.py; or a choice of a name the
+    game took by ear, as the game now spells it: ``respelled``, said → held), or None."""
     if same(meaning, wanted):
         return "same"
-    if meaning is not None and meaning.get("type") == wanted.get("type") == "Text" \
-            and sounds_like(wanted["text"], meaning["text"]):
+    if meaning is None or meaning.get("type") != wanted.get("type"):
+        return None
+    if wanted["type"] == "Text" and sounds_like(wanted["text"], meaning["text"]):
+        return "by ear"
+    held = (respelled or {}).get(" ".join(words(wanted.get("word") or "")))
+    if wanted["type"] == "Word" and held and " ".join(words(meaning["word"])) in \
+            " ".join(words(held)):
         return "by ear"
     return None
 
@@ -354,6 +361,7 @@ class Players:
         self.voice = PLAYERS[0]  # who spoke last (for the findings)
         self._clean = True  # the last undo took one "go back"
         self._ours: set[int] = set()  # ids of the events a control of the table brought about
+        self.respelled: dict[str, str] = {}  # names taken by ear: as said → as the game holds
 
     # -------------------------------------------------------------- questions
 
@@ -435,17 +443,23 @@ class Players:
                 self.tally.typed += 1
                 self.tally.findings.append(f"typed {step.text!r}: not heard by voice in "
                                            f"{failed} tries")
-            got = self.outcome(begin, *(self.type(step.text) if typing else self.say(words_now)),
+            typed_as = self.respelled.get(" ".join(words(step.text)), step.text)
+            got = self.outcome(begin, *(self.type(typed_as) if typing else self.say(words_now)),
                                timed=not typing)
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
-                verdicts = [judged(a, w) for a, w in zip(got["applied"], step.applied)]
+                verdicts = [judged(a, w, self.respelled)
+                            for a, w in zip(got["applied"], step.applied)]
                 if len(got["applied"]) == len(step.applied) and all(verdicts):
                     self.tally.first += first
                     if "by ear" in verdicts:
                         self.tally.by_ear += 1
-                        held = [a["text"] for a, v in zip(got["applied"], verdicts)
-                                if v == "by ear"]
+                        held = [a.get("text") or a.get("word") for a, v in
+                                zip(got["applied"], verdicts) if v == "by ear"]
+                        self.respelled.update(
+                            (" ".join(words(w["text"])), a["text"]) for a, w, v in
+                            zip(got["applied"], step.applied, verdicts)
+                            if v == "by ear" and w["type"] == "Text")
                         self.tally.findings.append(f"by ear: said {step.text!r}, the game "
                                                    f"holds {' / '.join(held)!r}")
                     return True
@@ -462,8 +476,8 @@ class Players:
                 first = False
                 continue
             if got["mode"] == "confirming":
-                if judged(heard, step.meaning) or same(heard, {"type": "Control",
-                                                               "name": "roll", "arg": None}):
+                roll = {"type": "Control", "name": "roll", "arg": None}
+                if judged(heard, step.meaning, self.respelled) or same(heard, roll):
                     words_now = "yes"
                 else:
                     self.tally.rejected += 1

@@ -67,3 +67,14 @@ def test_the_table_takes_by_ear_only_free_text():
     assert table.judged({"type": "Dice", "faces": [5], "by_app": False}, nine) is None
     assert table.judged({"type": "Word", "word": "no", "number": None},
                         {"type": "Word", "word": "know", "number": None}) is None
+
+
+def test_a_name_taken_by_ear_is_then_chosen_as_the_game_spells_it():
+    import table
+    wanted = {"type": "Word", "word": "social manipulator", "number": None}
+    heard = {"type": "Word", "word": "shall manipulate her", "number": None}
+    assert table.judged(heard, wanted) is None
+    respelled = {"social manipulator": "So shall manipulate her."}
+    assert table.judged(heard, wanted, respelled) == "by ear"
+    other = {"type": "Word", "word": "quick wits", "number": None}
+    assert table.judged(other, wanted, respelled) is None
