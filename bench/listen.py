@@ -2,7 +2,8 @@
 
     python bench/listen.py [--engine whisper|pocketsphinx|vosk] [--phrases N] [--talk N]
                            [--voices all|VOICE,...] [--set bench|tune] [--out DIR] [--no-denoise]
-                           [--latency N] [--latency-snr DB] [--timing-only]
+                           [--latency N] [--latency-snr DB] [--timing-only] [--misses]
+                           [--conditions clean,10dB,5dB,babble]
 
 Phrases: every phrase the phrase language generates (``Grammar.phrases()``) for a set of
 representative prompts (a die, a coin, successes, "next", and the reading, paused and
@@ -19,7 +20,8 @@ the decision, wall clock, the clip streamed through the live Ears in real time (
 every 30 ms: endpointer, decoding ahead at a pause, decoding); clean, or with ``--latency-snr``
 in pink noise (then the end of speech is the end of the clip's noise: the noise hides it). Idle: CPU
 share of one core while the Ears listen to 20 s of quiet room noise; RSS: peak resident memory.
-Clips are cached in DIR.
+Clips are cached in DIR. ``--misses`` prints every command heard wrong (condition, voice, prompt,
+phrase, what was heard, its confidence); ``--conditions`` keeps some conditions only.
 """
 
 from __future__ import annotations
@@ -143,7 +145,15 @@ def main() -> None:
                         help="only latency, idle CPU and memory")
     parser.add_argument("--out", type=Path, default=Path("/tmp/narrator-bench-clips"))
     parser.add_argument("--no-denoise", dest="denoise", action="store_false")
+    parser.add_argument("--misses", action="store_true", help="print every command heard wrong")
+    parser.add_argument("--conditions", default="all",
+                        help="comma-separated: clean, 10dB, 5dB, babble (default: all)")
     args = parser.parse_args()
+    if args.conditions != "all":
+        wanted = args.conditions.replace(" ", "").split(",")
+        args.conditions = tuple(c for c in CONDITIONS if c[0].replace(" ", "") in wanted)
+    else:
+        args.conditions = CONDITIONS
     voices = clips.VOICES if args.set == "bench" else clips.TUNE_VOICES
     if args.voices != "all":
         voices = tuple(args.voices.split(","))
@@ -151,7 +161,7 @@ def main() -> None:
     items = phrases(args.phrases)
     talk = clips.TABLE_TALK[:args.talk or None]
     print(f"engine {rec.name}{' (' + notice + ')' if notice else ''}; {len(items)} phrases x "
-          f"{len(voices)} voices x {len(CONDITIONS)} conditions; {len(talk)} lines of talk; "
+          f"{len(voices)} voices x {len(args.conditions)} conditions; {len(talk)} lines of talk; "
           f"noise suppression {'on' if args.denoise else 'off'}")
     if not args.timing_only:
         accuracy(rec, items, voices, talk, args)
@@ -163,23 +173,26 @@ def accuracy(rec, items, voices, talk, args) -> None:
     right: dict[tuple[str, str], list[bool]] = defaultdict(list)
     unread_wrong = 0
     decode_ms: list[float] = []
-    for cond, snr, kind in CONDITIONS:
+    for cond, snr, kind in args.conditions:
         for voice in voices:
             for prompt, phrase, exp, mode in items:
                 clip = clips.make_clip(args.out / kind, phrase, phrase, voice, snr, noise=kind)
                 r = hear_file(rec, clip.path, exp, args.denoise, mode)
                 want = command_of(understand(phrase, exp, mode))
                 right[(cond, voice)].append(r["command"] == want)
+                if args.misses and r["command"] != want:
+                    print(f"  missed: {cond}, {voice}, {prompt}: {phrase!r} -> "
+                          f"{r.get('text')!r} ({r.get('command')}, {r.get('confidence')})")
                 unread_wrong += r["command"] not in (None, want) and r["sure"]
                 decode_ms.append(r["ms"])
-    print(f"\n{'voice':<22}" + "".join(f"{c[0]:>9}" for c in CONDITIONS))
+    print(f"\n{'voice':<22}" + "".join(f"{c[0]:>9}" for c in args.conditions))
     for voice in voices:
         print(f"{voice:<22}" + "".join(
             f"{percent(sum(right[(c[0], voice)]), len(right[(c[0], voice)])):>9}"
-            for c in CONDITIONS))
+            for c in args.conditions))
     print(f"{'all voices':<22}" + "".join(
         f"{percent(sum(sum(right[(c[0], v)]) for v in voices), len(items) * len(voices)):>9}"
-        for c in CONDITIONS))
+        for c in args.conditions))
     print(f"wrong and taken without a read-back: {unread_wrong}; decoding alone p50 "
           f"{statistics.median(decode_ms):.0f} ms, p95 {np.percentile(decode_ms, 95):.0f} ms")
     any_cmd = unread = heard_talk = 0

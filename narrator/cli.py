@@ -176,7 +176,9 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
     if input_mode == "voice" or speech:
         from narrator.session.devices import open_devices
         settings = _settings(**devices)
-        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears, settings)
+        tracks = max((t.number for t in session.script.tracks), default=0)
+        ears, mouth = open_devices(input_mode == "voice", speech is not False, ears, settings,
+                                   tracks)
         if mouth is None and input_mode == "voice":  # --quiet keeps the earcons
             from narrator.voice.earcons import make_cues
             cues = make_cues(settings)

@@ -125,6 +125,19 @@ def test_a_phrase_with_a_pause_inside_is_heard_whole(clip_dir, whisper):
     assert got is not None and got.meaning == Control("goto", 7)
 
 
+def test_the_ears_held_to_the_games_tracks_hear_thirteen_not_thirty(clip_dir, whisper):
+    """Whisper writes this voice's "skip to track thirteen" as "Skip to track 30."; in a game of
+    19 tracks (Slow Burn) thirty is nothing a player could mean, and thirteen is heard."""
+    said = read_pcm(clips.make_clip(clip_dir, "skip to track thirteen", "goto 13",
+                                    "flite:kal16").path)
+    dice = Expectation(Line("ask"), (AcceptDice(6),))
+    assert Ears(whisper, Frames(QUIET + said + QUIET)).listen(dice).meaning == \
+        Control("goto", 30)  # not told the game's tracks: any up to MAX_TRACK
+    ears = Ears(whisper, Frames(QUIET + said + QUIET))
+    ears.tracks = 19
+    assert ears.listen(dice).meaning == Control("goto", 13)
+
+
 def test_a_short_word_that_is_no_phrase_comes_back_unclear(clip_dir, whisper):
     """"banana" at a heads-or-tails prompt was meant for the narrator: the session is told it
     was not understood (and can say so) instead of hearing nothing."""

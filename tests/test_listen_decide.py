@@ -107,7 +107,9 @@ def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transc
     assert guess == pytest.approx(0.5) and guess < SURE_AT  # a guess: always read back
     repeated = choose(["track eleven"], [-3.0], -9.0, "track eleven track eleven track", same)
     assert repeated == ("track eleven", 1.0)  # Whisper said it over again: still the phrase
-    longer = choose(["heads"], [-1.0], -1.0, "the feds", same)[1]
+    split = choose(["heads"], [-1.0], -1.0, "he feds", same)[1]  # a word written as two
+    assert split == pytest.approx(0.5)
+    longer = choose(["heads"], [-1.0], -1.0, "oh the feds", same)[1]
     assert longer == pytest.approx(0.25)
     assert choose(["heads"], [-1.0], -1.0, "oh the red feds", same)[1] == 0
     assert choose(["no successes"], [-3.0], -9.0, "no success is again this dice hates me", same) \

@@ -66,6 +66,18 @@ def test_a_whole_utterance_is_cleaned_only_when_the_room_is_noisy(noisy_next, tm
     assert cleaned == Denoiser().clean(noisy_next)
 
 
+def test_one_denoiser_cleans_each_utterance_as_a_fresh_one_would(noisy_next, tmp_path):
+    """Whisper keeps one denoiser for its second opinions: what it cleaned before (another
+    utterance, another room) leaves no trace on the next one, and it stays open."""
+    other = whole_steps(read_pcm(clips.make_clip(tmp_path, "help", "help", "espeak:en-us",
+                                                 snr_db=5).path))
+    fresh = Denoiser().clean(noisy_next)
+    kept = Denoiser()
+    assert clean_whole(other, kept) is not None
+    assert clean_whole(noisy_next, kept) == fresh
+    assert clean_whole(noisy_next, kept) == fresh
+
+
 def test_audio_not_in_whole_10_ms_pieces_is_refused():
     with pytest.raises(ValueError, match="10 ms"):
         Denoiser().clean(b"\0\0" * (STEP + 1))

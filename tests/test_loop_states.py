@@ -398,8 +398,8 @@ def test_quiet_keeps_the_earcons_a_blind_player_needs(monkeypatch, tmp_path):
         def close(self):
             played.append("closed")
 
-    def no_microphone(voice, speak, text_ears, settings):
-        assert not speak  # --quiet
+    def no_microphone(voice, speak, text_ears, settings, tracks):
+        assert not speak and tracks == 19  # --quiet; the ears hear "go to track" up to 19
         return text_ears, None
 
     monkeypatch.setattr(devices, "open_devices", no_microphone)

@@ -65,6 +65,19 @@ def test_merges_every_yaml_file_of_the_folder(tmp_path):
     assert script.prompts["hello"].where == Where(str(folder / "prompts.yaml"), 2)
 
 
+def test_names_from_every_file_reach_the_script_once_each(tmp_path):
+    folder = folder_with(tmp_path, game=GAME + "names: [Lampblacks, Crow's Foot]\n",
+                         table="names: [Bazso Baz, Lampblacks]\n")
+    assert load_script(folder).names == ("Lampblacks", "Crow's Foot", "Bazso Baz")
+
+
+def test_a_name_that_is_not_text_is_reported_at_its_line(tmp_path):
+    folder = folder_with(tmp_path, game=GAME, table="names:\n  - Lampblacks\n  - {a: 1}\n")
+    [found] = problems(folder)
+    assert found.code is Code.WRONG_TYPE
+    assert str(found).startswith(f"{folder / 'table.yaml'}:3: NS003 a name should be text")
+
+
 def test_a_prompt_key_given_in_two_files_is_reported_where_repeated(tmp_path):
     folder = folder_with(tmp_path, game=GAME + "prompts:\n  hello: Hi.\n", prompts="prompts:\n  hello: Hey.\n")
     [found] = problems(folder)

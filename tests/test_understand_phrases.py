@@ -223,3 +223,27 @@ def test_nearest_finds_the_phrase_of_a_garbled_transcript_even_in_a_huge_grammar
     assert g.phrases() is None  # too many to list
     found = g.nearest(transcript, limit=3)
     assert found[0] == phrase and all(g.matches(p) for p in found)
+
+
+def test_awaited_phrases_are_a_short_questions_choices_and_the_control_a_pause_waits_for():
+    """What a recogniser that scores candidates weighs whatever it transcribed ("harm" said by
+    a robotic voice and written "Time.")."""
+    harm = ask(AcceptWords(("harm", "complication", "reduced", "worse", "push effect")))
+    assert grammar(harm).awaited() == ["harm", "complication", "reduced", "worse"]
+    assert grammar(harm, wake=True).awaited() == ["narrator harm", "narrator complication",
+                                                  "narrator reduced", "narrator worse"]
+    assert grammar(harm, "paused").awaited() == ["resume"]  # a pause hears no answers
+    assert grammar(harm, "reading").awaited()[-1] == "pause"
+    many = ask(AcceptWords(tuple("abcdefgh")), AcceptDice(6))
+    assert grammar(many).awaited() == [] == grammar(ask(AcceptText("name"))).awaited()
+
+
+def test_the_voice_grammar_holds_track_numbers_to_the_tracks_the_game_has():
+    """Slow Burn has 19 tracks, Blades none: "skip to track thirty" is then nothing a player
+    could mean, and cannot outscore "thirteen"; typing still gets the reason for a refusal."""
+    nineteen, none = grammar(DICE, tracks=19), grammar(DICE, tracks=0)
+    assert nineteen.matches("skip to track thirteen") and nineteen.matches("track nineteen")
+    assert not nineteen.matches("skip to track thirty") and not nineteen.matches("track twenty")
+    assert not any(none.matches(p) for p in ("go to track one", "track three", "read track two"))
+    assert grammar(DICE).matches("skip to track thirty")  # not told: up to MAX_TRACK
+    assert understand("go to track twenty", DICE) == Control("goto", 20)

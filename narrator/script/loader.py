@@ -199,9 +199,10 @@ def parse_file(path: Path, budget: Budget | None = None) -> tuple[Any, list[Diag
 #: problems that leave a file unread (so fields it would give are not reported missing)
 _UNPARSED = {Code.YAML_SYNTAX, Code.YAML_TAG, Code.TOO_LARGE, Code.YAML_ALIAS, Code.TOO_DEEP}
 _KINDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list", dict: "a mapping"}
-#: top-level fields; ``cards`` is game data (the Half-Chance deck) handed to its rules as it is
+#: top-level fields; ``cards`` is game data (the Half-Chance deck) handed to its rules as it is;
+#: ``names`` are proper nouns a table may say in a free-text answer (the recogniser is told them)
 TOP_FIELDS = {"game": str, "title": str, "rules": str, "start": str, "tracks": list,
-              "prompts": dict, "cards": list}
+              "prompts": dict, "cards": list, "names": list}
 TRACK_FIELDS = {"id": str, "number": int, "title": str, "lines": list, "next": list,
                 "ending": bool, "audio": str}
 TRACK_REQUIRED = ("id", "number", "title", "lines")
@@ -336,7 +337,7 @@ def load_script(path: Path) -> Script:
                                                       f"together, over {MAX_FOLDER_BYTES // 1024} KiB",
                                       Where(str(folder), 0))])
     build = _Builder(folder)
-    singles, raw_tracks, prompts, cards = _merge(build, folder, files)
+    singles, raw_tracks, prompts, cards, names = _merge(build, folder, files)
     parsed = not any(p.code in _UNPARSED for p in build.problems)
     for name in ("game", "title"):
         if parsed and name not in singles:
@@ -355,15 +356,16 @@ def load_script(path: Path) -> Script:
                   rules=str(singles["rules"][0]) if "rules" in singles else None,
                   start=str(singles["start"][0]) if "start" in singles else None,
                   tracks=tuple(sorted(tracks, key=lambda t: t.number)), prompts=prompts,
-                  cards=tuple(cards))
+                  cards=tuple(cards), names=tuple(dict.fromkeys(names)))
 
 
 def _merge(build: _Builder, folder: Path, files: list[Path]):
     """The files' top-level fields: (game/title/start, raw tracks in file order, prompts,
-    card entries in file order)."""
+    card entries in file order, names in file order)."""
     singles: dict[str, tuple[Any, Where]] = {}
     raw_tracks: list[tuple[Any, Where]] = []
     cards: list[Any] = []
+    names: list[str] = []
     prompts: dict[str, Prompt] = {}
     budget = Budget()
     for path in files:
@@ -383,11 +385,13 @@ def _merge(build: _Builder, folder: Path, files: list[Path]):
                 build.prompts(value, prompts)
             elif key == "cards":
                 cards.extend(value)
+            elif key == "names":
+                names.extend(build.texts(value, "a name")[0])
             elif key in singles:
                 build.problem(Code.DUPLICATE_KEY, f"{key} is also given at {singles[key][1]}", where)
             else:
                 singles[key] = (value, where)
-    return singles, raw_tracks, prompts, cards
+    return singles, raw_tracks, prompts, cards, names
 
 
 def script_folders(root: Path) -> list[Path]:

@@ -67,7 +67,8 @@ class Prompt:
 class Script:
     """A loaded game script; ``rules`` names a built-in rules module (None: the track engine).
     ``cards`` is every file's ``cards:`` entries in file order, as YAML data stamped with their
-    places (the Half-Chance deck: its rules parse and check it)."""
+    places (the Half-Chance deck: its rules parse and check it). ``names``: proper nouns a
+    table may say in a free-text answer (factions, places), told to the recogniser."""
 
     game: str
     title: str
@@ -77,6 +78,7 @@ class Script:
     prompts: Mapping[str, Prompt] = field(default_factory=dict)
     rules: str | None = None
     cards: tuple[Any, ...] = ()
+    names: tuple[str, ...] = ()
 
     def track(self, track_id: str) -> Track:
         """The track with this id (KeyError if none)."""

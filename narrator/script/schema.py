@@ -21,6 +21,8 @@ _MEANING = {
     "tracks": "the passages read aloud, each whole",
     "prompts": "sentences the rules say by key; {name} fields are filled in",
     "cards": "a card deck (Half-Chance's format: docs/half-chance.md)",
+    "names": "proper nouns a table may say in a free-text answer (factions, places): "
+             "the recogniser is told them",
     "id": "the track's id, unique in the script; links name it",
     "number": "the track's number, unique: 'go to track N' and the heading 'Track N: Title'",
     "lines": "the sentences read aloud, in order, after the heading",
@@ -51,7 +53,8 @@ def script_schema() -> dict[str, Any]:
     track = {"type": "object", "additionalProperties": False, "required": list(TRACK_REQUIRED),
              "properties": _properties(TRACK_FIELDS, {"lines": {"type": "string"},
                                                       "next": link})}
-    top = _properties(TOP_FIELDS, {"tracks": track, "cards": {"type": "object"}})
+    top = _properties(TOP_FIELDS, {"tracks": track, "cards": {"type": "object"},
+                                   "names": {"type": "string"}})
     top["prompts"]["additionalProperties"] = {"type": "string"}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -28,6 +28,7 @@ from narrator.rules.base import Expectation
 from narrator.session.console import LiveEars, TextEars
 from narrator.session.loop import Ears, Mouth
 from narrator.settings import Settings
+from narrator.understand import MAX_TRACK
 from narrator.voice.streams import rescan
 
 RETRY_SECONDS = 1.0
@@ -265,9 +266,10 @@ class EchoCheck:
 # ---------------------------------------------------------------------- opening
 
 
-def open_devices(voice: bool, speak: bool, text_ears: TextEars,
-                 settings: Settings) -> tuple[Ears, Mouth | None]:
-    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``."""
+def open_devices(voice: bool, speak: bool, text_ears: TextEars, settings: Settings,
+                 tracks: int = MAX_TRACK) -> tuple[Ears, Mouth | None]:
+    """The ears and mouth to use: voice input if asked for and possible, else ``text_ears``
+    (voice ears for a game whose highest track is ``tracks``)."""
     from narrator.voice.sound_log import route_library_noise
 
     route_library_noise()
@@ -290,7 +292,7 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars,
 
         def make() -> Any:
             from narrator.voice.listener import make_ears
-            return make_ears(settings)
+            return make_ears(settings, tracks)
 
         def reopen() -> Mic:
             return Mic(settings.input_device)

@@ -5,15 +5,16 @@ clock: the shell around it is ``narrator.session.loop``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
 
 from narrator.dice import Roller
 from narrator.events import (
     Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said, Successes, Text, Unclear,
     Utterance, Word,
 )
-from narrator.rules.base import AcceptDice, AcceptWords, Expectation, RulesInfo, Step
+from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
 from narrator.understand import controls, counted, describe, wanted
@@ -36,6 +37,16 @@ class Outcome:
     record: GameInput | None = None
     undo: bool = False
     control: str | None = None
+
+
+#: capitalised words that are no name ("The Lampblacks' coal yard": only "Lampblacks")
+NOT_NAMES = frozenset({"A", "An", "The", "I", "My", "Our", "Their", "His", "Her", "And", "Of"})
+
+
+def proper_nouns(texts: Iterable[str]) -> tuple[str, ...]:
+    """The capitalised words of ``texts`` (a possessive's 's dropped), each once, in order."""
+    words = (w for t in texts for w in re.findall(r"[A-Z][\w-]*", t))
+    return tuple(dict.fromkeys(w for w in words if w not in NOT_NAMES))
 
 
 class ReplayError(Exception):
@@ -66,8 +77,16 @@ class Session:
     @property
     def expectation(self) -> Expectation:
         """What is legal now (yes/no or a corrected answer while an input waits to be
-        confirmed)."""
-        return self._confirming() if self._pending else self.rules.expects(self.state)
+        confirmed). A free-text answer is told the proper nouns it may hold: the script's
+        ``names`` and those in the table's earlier free-text answers."""
+        expected = self._confirming() if self._pending else self.rules.expects(self.state)
+        if expected.find(AcceptText) is None:
+            return expected
+        names = self.script.names + proper_nouns(i.text for i in self.inputs
+                                                  if isinstance(i, Text))
+        return replace(expected, accepts=tuple(
+            replace(a, names=a.names + names) if isinstance(a, AcceptText) else a
+            for a in expected.accepts))
 
     @property
     def mode(self) -> str:

@@ -20,14 +20,14 @@ from narrator.understand.expect import (
 )
 from narrator.understand.grammar import Grammar, grammar
 from narrator.understand.match import understand
-from narrator.understand.phrases import MODES, WAKE_WORD, is_command, live_controls
+from narrator.understand.phrases import MAX_TRACK, MODES, WAKE_WORD, is_command, live_controls
 from narrator.understand.words import (
     article, counted, key, lost_words, normalise, spoken, with_article,
 )
 
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
-    "AcceptWords", "Expectation", "Grammar", "MODES", "WAKE_WORD", "article", "controls",
-    "counted", "describe", "grammar", "is_command", "key", "live_controls", "lost_words",
+    "AcceptWords", "Expectation", "Grammar", "MAX_TRACK", "MODES", "WAKE_WORD", "article",
+    "controls", "counted", "describe", "grammar", "is_command", "key", "live_controls", "lost_words",
     "normalise", "spoken", "understand", "wanted", "with_article",
 ]

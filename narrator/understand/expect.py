@@ -57,9 +57,12 @@ class AcceptWords:
 
 @dataclass(frozen=True)
 class AcceptText:
-    """Free text (names and labels); ``label`` says what it is."""
+    """Free text (names and labels); ``label`` says what it is. ``names``: proper nouns the
+    answer may hold that a recogniser would not spell unaided (the game's factions and
+    districts, the names the table gave before); Whisper is prompted with them."""
 
     label: str = "text"
+    names: tuple[str, ...] = ()
 
 
 Accept = Union[AcceptContinue, AcceptDice, AcceptSuccesses, AcceptNumber, AcceptWords, AcceptText]

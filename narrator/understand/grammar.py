@@ -11,10 +11,12 @@ import hashlib
 from dataclasses import dataclass, field
 
 from narrator.understand import template as t
-from narrator.understand.expect import Expectation
+from narrator.understand.expect import AcceptText, AcceptWords, Expectation
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
-from narrator.understand.phrases import WAKE_WORD, is_free, phrases as live_phrases
+from narrator.understand.phrases import (
+    AWAITED_CONTROL, MAX_TRACK, WAKE_WORD, is_free, phrases as live_phrases,
+)
 from narrator.understand.words import normalise
 
 
@@ -66,6 +68,27 @@ class Grammar:
             return []
         return nearest(self.root, words, limit)
 
+    def awaited(self, limit: int = 6) -> list[str]:
+        """The few phrases the moment mostly waits for, as whole phrases: the question's
+        one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
+        "worse", "none"), and the control the mode waits for ("resume" while paused). A
+        recogniser that scores candidates weighs these whatever it transcribed ("harm"
+        written "Time.")."""
+        if self.free:
+            return []
+        words = [w for p in live_phrases(self.expectation, self.mode)
+                 if isinstance(p.accept, AcceptWords)
+                 for w in map(normalise, p.accept.words) if len(w.split()) == 1]
+        said = (words if len(words) <= limit else []) + [AWAITED_CONTROL.get(self.mode, "")]
+        whole = (form for w in said if w for form in (w, f"{WAKE_WORD} {w}"))
+        return [p for p in dict.fromkeys(whole) if self.matches(p)]
+
+    def names(self) -> tuple[str, ...]:
+        """The proper nouns a free-text answer now may hold (``AcceptText.names``)."""
+        accepts = self.expectation.accepts if self.free and self.expectation else ()
+        return tuple(dict.fromkeys(n for a in accepts if isinstance(a, AcceptText)
+                                   for n in a.names))
+
     def matches(self, text: str) -> bool:
         """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""
         if self.free:
@@ -102,10 +125,12 @@ class Grammar:
                        expectation=self.expectation)
 
 
-def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False) -> Grammar:
+def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False,
+            tracks: int = MAX_TRACK) -> Grammar:
     """The grammar for ``mode`` ("asking", "reading", "paused", "confirming"): its controls plus
-    what ``expectation`` accepts. ``wake``: every phrase starts with the wake word."""
-    live = live_phrases(expectation, mode)
+    what ``expectation`` accepts. ``wake``: every phrase starts with the wake word. ``tracks``:
+    the game's highest track number ("go to track N" goes no further; 0: no such phrase)."""
+    live = live_phrases(expectation, mode, tracks)
     if is_free(expectation, mode):
         return Grammar(None, mode, free=True, expectation=expectation)
     root = t.expand(t.alt(p.expr for p in live))

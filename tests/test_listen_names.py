@@ -1,0 +1,35 @@
+"""A free-text answer holding a name the game knows: Whisper, prompted with the names the question
+gives (``AcceptText.names``), writes it as the table spelt it; unprompted it does not."""
+
+from __future__ import annotations
+
+import pytest
+
+import clips
+from narrator.events import Line
+from narrator.understand import AcceptText, Expectation, normalise
+from narrator.voice.asr import make_recognizer
+from narrator.voice.hear import hear_file
+
+VOICES = ("flite:rms", "flite:awb", "festival:slt-hts")
+pytestmark = [pytest.mark.audio,
+              pytest.mark.skipif(bool(clips.missing_tools(VOICES)),
+                                 reason=f"needs {', '.join(clips.missing_tools(VOICES))}")]
+
+
+def trait(*names: str) -> Expectation:
+    return Expectation(Line("ask.trait"), (AcceptText("trait", names),))
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return make_recognizer()
+
+
+def test_a_name_the_question_gives_is_written_as_given(recognizer, tmp_path):
+    said = [clips.make_clip(tmp_path, "Love for Jila", None, voice).path for voice in VOICES]
+    named = [hear_file(recognizer, p, trait("Kim", "Jila", "Mara", "Silas"))["text"]
+             for p in said]
+    unnamed = [hear_file(recognizer, p, trait())["text"] for p in said]
+    assert [normalise(t) for t in named] == ["love for jila"] * len(VOICES), named
+    assert not any("jila" in normalise(t) for t in unnamed), unnamed  # ("Love for Dila.")
