@@ -14,9 +14,13 @@ question is asked or to interrupt:
 * the answers are the game's golden playthrough (tests/golden/GAME.in) as typed, less the lines
   the game refuses (found by playing it typed first, with the same seed, so the bench also knows
   which input each answer must give);
-* a read-back is answered "yes" when it is what was said, else by saying the answer again (a
-  correction); an input the table did not give is undone with "go back" and answered again;
-* a miss ("didn't catch that", or nothing heard) is said again;
+* a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
+  when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
+  apart, as the game holds another spelling), else by saying the answer again (a correction);
+  an input the table did not give is undone with "go back" and answered again;
+* a miss ("didn't catch that", or nothing heard) is said again; an answer not heard by voice in
+  TRIES tries is typed, as the read-back invites (``--no-typing``: the run stops there), and
+  counted: the game is then not completed by voice alone;
 * interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
   "go back" at one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
@@ -58,6 +62,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
+from by_ear import sounds_like  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
 SEED = "7"
@@ -209,6 +214,10 @@ def quit_check(event: dict) -> bool:
     return event["event"] == "said" and event["text"] == QUIT_CHECK
 
 
+def paused(event: dict) -> bool:
+    return event == {**event, "event": "state", "name": "paused"}
+
+
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
     return (event["event"] == "expect" and event["mode"] in ("asking", "confirming")
@@ -273,6 +282,8 @@ class Tally:
     first: int = 0
     wrong: int = 0
     rejected: int = 0
+    by_ear: int = 0  # free-text answers taken as they sounded, spelled otherwise than said
+    typed: int = 0  # answers a player typed, never heard by voice in TRIES tries
     misses: int = 0
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
@@ -299,6 +310,24 @@ def same(meaning: dict | None, wanted: dict) -> bool:
     return meaning == wanted
 
 
+def judged(meaning: dict | None, wanted: dict,
+           respelled: dict[str, str] | None = None) -> str | None:
+    """How a player takes what the narrator heard for ``wanted``: "same" (``same``), "by ear"
+    (free text spelled otherwise that sounds like it: by_ear.py; or a choice of a name the
+    game took by ear, as the game now spells it: ``respelled``, said → held), or None."""
+    if same(meaning, wanted):
+        return "same"
+    if meaning is None or meaning.get("type") != wanted.get("type"):
+        return None
+    if wanted["type"] == "Text" and sounds_like(wanted["text"], meaning["text"]):
+        return "by ear"
+    held = (respelled or {}).get(" ".join(words(wanted.get("word") or "")))
+    if wanted["type"] == "Word" and held and " ".join(words(meaning["word"])) in \
+            " ".join(words(held)):
+        return "by ear"
+    return None
+
+
 def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
@@ -321,8 +350,9 @@ class Players:
     """The table: answers each question from the plan, interrupts, talks, corrects."""
 
     def __init__(self, stream: Stream, room: Room, rng: random.Random, talk: float,
-                 interrupt: bool) -> None:
+                 interrupt: bool, keyboard: Callable[[str], None] | None = None) -> None:
         self.stream, self.room, self.rng = stream, room, rng
+        self.keyboard = keyboard  # types a line to the narrator (None: the table never types)
         self.talk, self.interrupt = talk, interrupt
         self.tally = Tally()
         self.cursor = 0  # events before this index have been dealt with
@@ -330,6 +360,8 @@ class Players:
         self.player = 0
         self.voice = PLAYERS[0]  # who spoke last (for the findings)
         self._clean = True  # the last undo took one "go back"
+        self._ours: set[int] = set()  # ids of the events a control of the table brought about
+        self.respelled: dict[str, str] = {}  # names taken by ear: as said → as the game holds
 
     # -------------------------------------------------------------- questions
 
@@ -364,7 +396,7 @@ class Players:
         deadline = time.monotonic() + timeout
         while True:
             at = self.stream.wait(self.cursor, lambda e: asked(e) or e["event"] == "applied"
-                                  or quit_check(e)
+                                  or quit_check(e) or self.stray(e)
                                   or e == {**e, "event": "state", "name": "reading"},
                                   max(0.0, deadline - time.monotonic()))
             if at is None:
@@ -376,6 +408,8 @@ class Players:
                 self.undo()
             elif quit_check(event):
                 self.refuse_quit()
+            elif self.stray(event):
+                self.unpause(at)
             elif event["event"] == "state":
                 self.over_passage()
             else:
@@ -399,15 +433,35 @@ class Players:
     def answer(self, step: Step) -> bool:
         """Say the answer until the game takes what it should; False if it never does."""
         self.tally.needed += 1
-        first, words_now, heard = True, step.text, None
+        first, words_now, heard, failed, typed = True, step.text, None, 0, False
         for _ in range(TRIES * 2):
             begin = len(self.stream.events)
-            got = self.outcome(begin, *self.say(words_now))
+            typing = (failed >= TRIES and self.keyboard is not None and not typed
+                      and words_now == step.text)
+            if typing:  # as the read-back invites: "or type it and press Enter"
+                typed = True
+                self.tally.typed += 1
+                self.tally.findings.append(f"typed {step.text!r}: not heard by voice in "
+                                           f"{failed} tries")
+            typed_as = self.respelled.get(" ".join(words(step.text)), step.text)
+            got = self.outcome(begin, *(self.type(typed_as) if typing else self.say(words_now)),
+                               timed=not typing)
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
-                if len(got["applied"]) == len(step.applied) and all(
-                        map(same, got["applied"], step.applied)):
+                verdicts = [judged(a, w, self.respelled)
+                            for a, w in zip(got["applied"], step.applied)]
+                if len(got["applied"]) == len(step.applied) and all(verdicts):
                     self.tally.first += first
+                    if "by ear" in verdicts:
+                        self.tally.by_ear += 1
+                        held = [a.get("text") or a.get("word") for a, v in
+                                zip(got["applied"], verdicts) if v == "by ear"]
+                        self.respelled.update(
+                            (" ".join(words(w["text"])), a["text"]) for a, w, v in
+                            zip(got["applied"], step.applied, verdicts)
+                            if v == "by ear" and w["type"] == "Text")
+                        self.tally.findings.append(f"by ear: said {step.text!r}, the game "
+                                                   f"holds {' / '.join(held)!r}")
                     return True
                 self.wrong(f"said {step.text!r}, heard {got['heard_text']!r}, "
                            f"took {got['applied']}")
@@ -422,13 +476,13 @@ class Players:
                 first = False
                 continue
             if got["mode"] == "confirming":
-                if same(heard, step.meaning) or same(heard, {"type": "Control", "name": "roll",
-                                                             "arg": None}):
+                roll = {"type": "Control", "name": "roll", "arg": None}
+                if judged(heard, step.meaning, self.respelled) or same(heard, roll):
                     words_now = "yes"
                 else:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
-                    first, words_now = False, step.text
+                    first, words_now, failed = False, step.text, failed + 1
                 continue
             if not step.applied and same(got["heard"], step.meaning):
                 self.tally.first += first
@@ -436,22 +490,24 @@ class Players:
             self.tally.misses += 1
             self.tally.repeats += 1
             self.finding(words_now, got["heard_text"])
-            first = False
+            first, failed = False, failed + (words_now == step.text)
             if got["mode"] is None:  # nothing came back: still asked the same
                 continue
         self.tally.findings.append(f"gave up on {step.text!r}")
         return False
 
-    def outcome(self, begin: int, started: float, ended: float) -> dict:
+    def outcome(self, begin: int, started: float, ended: float, timed: bool = True) -> dict:
         """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
-        next question (talking and interrupting over any passage meanwhile), or nothing heard."""
+        next question (talking and interrupting over any passage meanwhile), or nothing heard;
+        ``timed``: the wait after it counts (an answer said, not typed)."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "ended": False}
         reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, QUIET)
         if reacted is None:
             self.cursor = len(self.stream.events)
             return got
-        self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
+        if timed:
+            self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
@@ -470,14 +526,17 @@ class Players:
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""
         while True:
-            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e) or e == {
-                **e, "event": "state", "name": "reading"}, PATIENCE)
+            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e)
+                                  or self.stray(e) or e == {**e, "event": "state",
+                                                            "name": "reading"}, PATIENCE)
             if at is None:
                 return None
             event = self.stream.events[at]
             self.cursor = at + 1
             if quit_check(event):
                 self.refuse_quit()
+            elif self.stray(event):
+                self.unpause(at)
             elif event["event"] == "state":
                 self.over_passage()
             else:
@@ -528,22 +587,34 @@ class Players:
             return  # a short passage: already asking
         if self.interrupt and roll < 0.25:
             mark = len(self.stream.events)
-            if self.control("pause", lambda e: e == {**e, "event": "state", "name": "paused"}):
-                # a table lets the narrator finish "Paused. Say resume to go on." (its own
-                # "resume" is no command: the self-trigger guard drops what it is saying)
-                self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED,
-                                 QUIET)
-                time.sleep(1.0)
-                resumed = any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
-                                           in ("heading", "line") or asked(e))
-                              for _ in range(RESUME_ROUNDS))
-                if not resumed:  # a table would type it now; the run ends, not completed
-                    raise Stuck("resume never heard while paused")
+            if self.control("pause", paused):
+                self.resume(mark)
         elif self.interrupt and roll < 0.35:
             self.control("repeat", lambda e: e["event"] == "heard"
                          and e["meaning"] == {"type": "Control", "name": "repeat", "arg": None})
         elif roll < 0.35 + self.talk:
             self.say(self.rng.choice(clips.TABLE_TALK), talk=True)
+
+    def stray(self, event: dict) -> bool:
+        """The narrator paused on something no one meant as "pause" (a misheard answer)."""
+        return paused(event) and id(event) not in self._ours
+
+    def unpause(self, at: int) -> None:
+        """Paused on a word no one meant so: "resume", as a table would."""
+        heard = [e["text"] for e in self.stream.events[:at] if e["event"] == "heard"]
+        self.tally.findings.append(f"paused on {heard[-1] if heard else None!r}: said resume")
+        self.resume(at)
+
+    def resume(self, mark: int) -> None:
+        """Let "Paused. Say resume to go on." (from event ``mark`` on) end, as a table would
+        (its own "resume" is no command: the self-trigger guard drops what it is saying), then
+        "resume" until the narrator goes on."""
+        self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
+        time.sleep(1.0)
+        if not any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
+                                in ("heading", "line") or asked(e))
+                   for _ in range(RESUME_ROUNDS)):  # the run ends, not completed
+            raise Stuck("resume never heard while paused")
 
     def control(self, word: str, done: Callable[[dict], bool]) -> bool:
         """Say a control over the narration until its effect shows."""
@@ -553,6 +624,7 @@ class Players:
             started, ended = self.say(word)
             at = self.stream.wait(begin, lambda e: e["t"] > started and done(e), QUIET)
             if at is not None:
+                self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
                 self.tally.waits.append(max(0.0, self.stream.events[reacted or at]["t"] - ended))
                 self.tally.first += attempt == 0
@@ -574,6 +646,14 @@ class Players:
             self.player += 1
             self.voice = PLAYERS[player % len(PLAYERS)]
         return self.room.say(text, player)
+
+    def type(self, text: str) -> tuple[float, float]:
+        """A player types ``text`` and presses Enter; when (started and ended alike)."""
+        assert self.keyboard is not None
+        time.sleep(REACTION)
+        now = time.time()
+        self.keyboard(text)
+        return now, now
 
     def wrong(self, what: str) -> None:
         self.tally.wrong += 1
@@ -599,8 +679,11 @@ class Run:
 
 def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, start: int = 0,
                   steps: int | None = None, apart: bool = False, talk: float = 0.3,
-                  interrupt: bool = True, seed: int = 1, out: Path | None = None) -> Run:
-    """One game (or ``steps`` answers of it from answer ``start``) played by the table."""
+                  interrupt: bool = True, seed: int = 1, out: Path | None = None,
+                  typing: bool = True) -> Run:
+    """One game (or ``steps`` answers of it from answer ``start``) played by the table
+    (``typing``: an answer never heard by voice is typed, as the narrator invites, and the run
+    goes on)."""
     work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
     clips_dir = (out or ROOT / ".bench-clips")
     env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
@@ -631,7 +714,11 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
                 env=env)
             stream = Stream(log)
             stream.watch(app)
-            players = Players(stream, room, random.Random(seed), talk, interrupt)
+            def keyboard(line: str) -> None:
+                app.stdin.write(f"{line}\n".encode())  # type: ignore[union-attr]
+                app.stdin.flush()  # type: ignore[union-attr]
+            players = Players(stream, room, random.Random(seed), talk, interrupt,
+                              keyboard if typing else None)
             try:
                 done = players.play(wanted)
                 if done and ends:
@@ -663,6 +750,7 @@ def report(run: Run) -> str:
     p50 = statistics.median(waits) if waits else float("nan")
     p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else float("nan")
     spoken = run.narration + run.speech
+    by_voice = run.completed and not t.typed
     noise = "clean" if run.snr is None else f"babble at {run.snr:g} dB"
     rows = [
         ("room", noise),
@@ -670,17 +758,20 @@ def report(run: Run) -> str:
         ("acted on correctly at first hearing", f"{t.first} ({pct(t.first, t.needed)})"),
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
+        ("answers typed, never heard by voice", t.typed),
+        ("free text taken by ear, spelled otherwise", t.by_ear),
         ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),
         ("wait after an answer p50 / p95", f"{p50:.0f} / {p95:.0f} ms"),
         ("wall time / narration + players' speech",
          f"{run.wall:.0f} s / {spoken:.0f} s = {run.wall / spoken if spoken else float('nan'):.2f}x"),
         ("reached its end", "yes" if run.completed else "no"),
+        ("completed by voice alone", "yes" if by_voice else "no"),
     ]
     width = max(len(k) for k, _ in rows)
     lines = [f"{run.game}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
-    lines += [f"  finding: {f}" for f in t.findings[:20]]
-    lines.append(f"{run.game}: completed {'yes' if run.completed else 'no'}; "
+    lines += [f"  finding: {f}" for f in t.findings]
+    lines.append(f"{run.game}: completed {'yes' if by_voice else 'no'}; "
                  f"correct {t.first}/{t.needed}; wrong {t.wrong}; p95 wait {p95:.0f} ms")
     return "\n".join(lines)
 
@@ -705,6 +796,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-interrupt", action="store_true",
                         help="no pause, resume, repeat or go back")
     parser.add_argument("--seed", type=int, default=1, help="the table's choices")
+    parser.add_argument("--no-typing", action="store_true",
+                        help="never type an answer not heard by voice: the run stops there")
     parser.add_argument("--out", type=Path, help="clip cache folder (default .bench-clips)")
     args = parser.parse_args(argv)
     # Ctrl-C or kill: the table so far (and a run started in the background still hears
@@ -723,7 +816,7 @@ def main(argv: list[str] | None = None) -> int:
     for game, snr in runs:
         run = play_by_voice(game, snr=snr, rate=rate, start=args.start, steps=args.steps,
                             apart=args.apart, talk=args.talk, interrupt=not args.no_interrupt,
-                            seed=args.seed, out=args.out)
+                            seed=args.seed, out=args.out, typing=not args.no_typing)
         print(report(run), flush=True)
     return 0
 

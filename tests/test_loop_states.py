@@ -22,6 +22,7 @@ from narrator.session import loop
 from narrator.session.game import Session
 from narrator.session.loop import PAUSED, run
 from narrator.understand import understand
+from narrator.voice.spoken import Echo, echo_during
 from test_session_loop import MemoryJournal
 from toy_game import INFO, SCRIPT, ToyRules
 
@@ -246,6 +247,16 @@ def test_the_sentence_being_spoken_is_the_echo_and_once_it_ends_a_player_may_say
     assert ears.heard[0] == ("reading", "Track 1: Rules")
     assert ears.heard[-1] == ("asking", "")  # "Say next when you are ready." has ended
     assert session.state.read_rules
+
+
+def test_the_paused_message_is_logged_with_when_it_played_so_its_own_resume_is_no_command():
+    # the self-trigger guard matches an utterance decoded late with what was audible when it
+    # was captured: "Say resume to go on." heard back must be found there, not only in what
+    # the narrator says at decoding
+    _, _, _, _, ears, _ = play([("reading", "pause"), ("paused", "resume"), ("asking", "next")])
+    mode, echo = ears.heard[1]
+    assert mode == "paused" and echo.endswith(PAUSED)
+    assert PAUSED in echo_during(Echo("", echo.spoken), 0.0, time.monotonic())
 
 
 def test_quit_while_paused_saves():

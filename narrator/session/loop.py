@@ -107,7 +107,6 @@ class Table:
         self._cues = mouth if mouth is not None else cues
         self.misses = 0
         self.held: Utterance | None = None  # an answer said over the narration
-        self._spoken = ("", "")  # the sentence said before and the one being said
         self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
         self._said = Spoken()  # what it said, with when (the guard matches late decodings)
         self._told: set[str] = set()  # the ears' notices already said
@@ -122,7 +121,7 @@ class Table:
     def echo(self) -> str:
         """What the narrator says now and said just before, with when it said what (for the
         self-trigger guard)."""
-        return Echo(" ".join(t for t in self._spoken if t), self._said)
+        return Echo(self._said.latest(), self._said)
 
     def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:
         """One utterance heard in ``mode``. The narrator's words are the echo while it speaks
@@ -327,7 +326,6 @@ class Table:
                 self.mouth.say(current, again=True)
             else:  # captioned by the mouth, sentence by sentence, as each is heard
                 self.mouth.say(current)
-            self._spoken = (self._spoken[1], current.text)
             self._said.start(current.text, time.monotonic())
             queue = self.reading(current, queue, said)
         self._again = []
@@ -426,7 +424,7 @@ class Table:
         tell = self.deliver if speak else self.caption
         if self.mouth is not None and speak:
             self.mouth.say(Said(PAUSED, "state"))
-            self._spoken = ("", PAUSED)
+            self._said.start(PAUSED, time.monotonic())
         while True:
             heard = self.listen("paused")
             if heard is None:

@@ -31,6 +31,11 @@ class Spoken:
         if self._said and self._said[-1][2] is None:
             self._said[-1][2] = at
 
+    def latest(self) -> str:
+        """The sentence being said (or said last) and the one before it, if it ended within the
+        kept minute."""
+        return " ".join(text for text, _, _ in self._said[-2:])
+
     def during(self, start: float, end: float) -> str:
         """The narrator's words audible between ``start`` and ``end`` (ECHO_MARGIN either side)."""
         return " ".join(text for text, began, ended in self._said
