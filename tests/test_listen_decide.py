@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.events import Control, Dice, Line, Text, Unclear
+from narrator.events import Control, Dice, Line, Text, Unclear, Word
 from narrator.understand import (
     AcceptDice, AcceptSuccesses, AcceptText, AcceptWords, Expectation, grammar,
 )
@@ -114,3 +114,17 @@ def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transc
     assert choose(["heads"], [-1.0], -1.0, "oh the red feds", same)[1] == 0
     assert choose(["no successes"], [-3.0], -9.0, "no success is again this dice hates me", same) \
         == ("no successes", 0.0)
+
+
+def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_dropped():
+    """Slow Burn's "spend a fleur-de-lis" came back as "Spend a Flair Dealus." scored far under
+    the bar, and long: it used to be dropped as table talk, eight tries in a row, in silence."""
+    fleur = Expectation(Line("ask"), (AcceptDice(6, 1, 2), AcceptWords(("fleur de lis",))))
+    heard = whisper("spend a fleur de lis", 0.01, free="spend a flare, deless.", seconds=2.0,
+                    expectation=fleur)
+    assert heard.meaning == Word("fleur de lis") and not heard.sure
+    talk = whisper("where are we", 0.01, free="Okay, so where were we?", seconds=2.0)
+    assert talk is None
+    echoed = whisper("spend a fleur de lis", 0.01, free="Spend a Flair Dealus.", seconds=2.0,
+                     expectation=fleur, echo="The Handler may spend a token.")
+    assert echoed is None

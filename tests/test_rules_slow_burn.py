@@ -338,6 +338,8 @@ def test_track11_the_fleur_de_lis_is_a_command_the_handler_says_not_a_question_e
     step = give(state, heard)
     assert step.state.fleur == 1 and "t14" in keys(step.say)
     assert Line("said.fleur_spent", {"left": 1}) in step.say
+    token = give(state, understand("spend a token", RULES.expects(state)))  # said by voice
+    assert token.state.fleur == 1 and token.say == step.say
     assert asked(step.state) == Line("ask.implicate_roll", {"spy": "Ash"})
 
 

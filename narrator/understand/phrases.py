@@ -151,11 +151,11 @@ def _said_as(word: str) -> Expr:
 
 def words(accept: AcceptWords) -> Expr:
     """One of the words, or a numbered word and its number ("curse seven"); a word spent
-    may be said so ("spend a fleur-de-lis")."""
+    may be said so ("I spend a fleur-de-lis", "spend the token")."""
     items = [("val", "word", w, _said_as(w)) for w in accept.words]
     items += [("val", "word", w, seq(_said_as(w), number("n", 0, MAX_WORD_NUMBER)))
               for w in accept.numbered]
-    return parse("[it's | it is | spend | spending] {choice}", choice=alt(items))
+    return parse("[it's | it is | [i] (spend | spending) [a | the]] {choice}", choice=alt(items))
 
 
 def answer_expr(accept: Accept) -> Expr | None:

@@ -51,8 +51,9 @@ def ask(key: str, *accepts: Accept, why: str | None = None, **params: Any) -> Ex
 # --------------------------------------------------------------------------- dice answers
 
 AGENCY_WORDS = ("interference", "no interference")
-#: the Handler's command to spend a Fleur-de-Lis (Track 11), said when they choose to
-FLEUR_WORDS = ("fleur de lis",)
+#: the Handler's command to spend a Fleur-de-Lis (Track 11), said when they choose to: "spend a
+#: fleur-de-lis", or "spend a token" (a word any recogniser spells)
+FLEUR_WORDS = ("fleur de lis", "token")
 
 
 def roll(count: int) -> tuple:
