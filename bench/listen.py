@@ -27,6 +27,7 @@ phrase, what was heard, its confidence); ``--conditions`` keeps some conditions 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import resource
 import statistics
 import sys
@@ -71,12 +72,15 @@ CONDITIONS = (("clean", None, "pink"), ("10 dB", 10, "pink"), ("5 dB", 5, "pink"
 
 
 def phrases(limit: int) -> list[tuple[str, str, object, str]]:
-    """(prompt, phrase, expectation, mode) for every phrase of every prompt, or ``limit``
-    of them spread evenly."""
+    """(prompt, phrase, expectation, mode) for every phrase of every prompt, or ``limit`` of
+    them drawn by a hash of prompt and phrase: the same sample when the language gains or loses
+    other phrases (spreading evenly over the sorted list shifted every pick)."""
     every = [(name, phrase, exp, mode) for name, exp, mode in PROMPTS
              for phrase in sorted(grammar(exp, mode).phrases(5000) or ())]
     if limit and limit < len(every):
-        every = [every[int(i * len(every) / limit)] for i in range(limit)]
+        drawn = sorted(every, key=lambda item: hashlib.sha1(
+            f"{item[0]}/{item[1]}".encode()).hexdigest())[:limit]
+        every = [item for item in every if item in drawn]
     return every
 
 

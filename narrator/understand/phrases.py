@@ -49,8 +49,10 @@ class ControlPhrase:
 
 CONTROLS = (
     ControlPhrase("pause", "pause", "pause | hold on | wait"),
-    ControlPhrase("resume", "resume", "resume | unpause | carry on | keep going"),
-    ControlPhrase("stop", "stop", "stop | be quiet | quiet"),
+    # not "unpause" (heard as "pause please" in 7 voices of 8), nor "be quiet" for stop (what
+    # Whisper writes for "please speak quieter")
+    ControlPhrase("resume", "resume", "resume | carry on | keep going"),
+    ControlPhrase("stop", "stop", "stop"),
     ControlPhrase("next", "next",
                   "[go to] [the] next [track | one] | skip [it | this | that] | {go_on}"),
     ControlPhrase("repeat", "repeat",
