@@ -39,6 +39,7 @@ T ms``. ``--all`` plays every game whole, clean and with babble at 10 dB, at ``-
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import random
@@ -321,10 +322,27 @@ def judged(meaning: dict | None, wanted: dict,
         return None
     if wanted["type"] == "Text" and sounds_like(wanted["text"], meaning["text"]):
         return "by ear"
-    held = (respelled or {}).get(" ".join(words(wanted.get("word") or "")))
-    if wanted["type"] == "Word" and held and " ".join(words(meaning["word"])) in \
-            " ".join(words(held)):
+    held = held_as(wanted.get("word") or "", respelled or {})
+    if wanted["type"] == "Word" and held and " ".join(words(meaning["word"])) in held:
         return "by ear"
+    return None
+
+
+def held_as(said: str, respelled: dict[str, str]) -> str | None:
+    """How the game holds words the table said, when it took them by ear: the words standing
+    where they stand in an answer taken by ear ("cato" of "Cato, a smuggler", held as "Kato,
+    a smuggler": "kato"); None when no answer taken by ear holds them."""
+    target = words(said)
+    for whole, held in respelled.items():
+        a, b = whole.split(), words(held)
+        starts = [i for i in range(len(a) - len(target) + 1) if a[i:i + len(target)] == target]
+        if target and starts:
+            begin, end = starts[0], starts[0] + len(target)
+            spans = [(j1 + max(0, begin - i1), j1 + min(i2, end) - i1) if tag == "equal"
+                     else (j1, j2) for tag, i1, i2, j1, j2 in
+                     difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+                     if i1 < end and i2 > begin]
+            return " ".join(b[min(j for j, _ in spans):max(j for _, j in spans)])
     return None
 
 
@@ -443,7 +461,7 @@ class Players:
                 self.tally.typed += 1
                 self.tally.findings.append(f"typed {step.text!r}: not heard by voice in "
                                            f"{failed} tries")
-            typed_as = self.respelled.get(" ".join(words(step.text)), step.text)
+            typed_as = held_as(step.text, self.respelled) or step.text
             got = self.outcome(begin, *(self.type(typed_as) if typing else self.say(words_now)),
                                timed=not typing)
             heard = got["heard"] if got["heard"] is not None else heard

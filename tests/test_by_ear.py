@@ -22,8 +22,9 @@ SOUNDS_THE_SAME = [
     ("Kim, a hacker", "Kim of Hacker."),
     ("the Lampblacks' coal yard", "The Lem Blacks, Call Yard."),
     ("Love for Jila", "Love for Gila."),
-    ("Love for Jila", "love for g-lit"),
     ("open the yard gate quietly", "Open the yard date quietly."),
+    ("Cato, a smuggler", "Kato, a smuggler"),
+    ("Social Manipulator", "So shall manipulate her."),
 ]
 #: a word lost or changed: a player hears that it is not what they said
 SOUNDS_DIFFERENT = [
@@ -33,6 +34,11 @@ SOUNDS_DIFFERENT = [
     ("the Lampblacks' coal yard", "The Lemplex Colliard."),
     ("the Lampblacks' coal yard", "The lamp lets go yard"),
     ("Love for Jila", "Love for healing."),
+    # alike as a whole, but a name changed (names_kept)
+    ("Love for Jila", "love for g-lit"),
+    ("Marta, a forger", "Martin, a forger."),
+    ("Ray, a police sergeant", "May the police sergeant."),
+    ("Bad Temper", "Mad temper."),
 ]
 
 
@@ -78,3 +84,16 @@ def test_a_name_taken_by_ear_is_then_chosen_as_the_game_spells_it():
     assert table.judged(heard, wanted, respelled) == "by ear"
     other = {"type": "Word", "word": "quick wits", "number": None}
     assert table.judged(other, wanted, respelled) is None
+
+
+def test_a_name_taken_by_ear_within_a_longer_answer_is_then_chosen_as_the_game_spells_it():
+    """Slow Burn: the spy named "Cato, a smuggler" was taken by ear as "Kato, a smuggler"; the
+    table's later "Cato" at a choice of spies, taken as "kato", is the same spy."""
+    import table
+    respelled = {"cato a smuggler": "Kato, a smuggler"}
+    wanted = {"type": "Word", "word": "cato", "number": None}
+    assert table.judged({"type": "Word", "word": "kato", "number": None}, wanted,
+                        respelled) == "by ear"
+    assert table.judged({"type": "Word", "word": "sal", "number": None}, wanted,
+                        respelled) is None
+    assert table.held_as("Cato", respelled) == "kato"
