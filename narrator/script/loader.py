@@ -95,7 +95,7 @@ def _screen(text: str, budget: Budget) -> None:
     """Refuse aliases (a few nested ones expand to gigabytes), nesting past MAX_DEPTH and values
     past the budget, from the parser's events alone, before anything is built."""
     depth = 0
-    for event in yaml.parse(text, Loader=_Fast):
+    for event in _events(text):
         if isinstance(event, yaml.AliasEvent):
             raise _Refused(Code.YAML_ALIAS, f"the alias *{event.anchor} is not allowed in a "
                                             "script; write the value out", event.start_mark)
@@ -107,10 +107,25 @@ def _screen(text: str, budget: Budget) -> None:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                raise _Refused(Code.TOO_DEEP, f"lists and mappings are nested more than "
-                                              f"{MAX_DEPTH} deep", event.start_mark)
+                raise _too_deep(event.start_mark)
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
+
+
+def _events(text: str):
+    """The parser's events; libyaml's own depth limit (PyYAML 6.0.4 and later, 1000 flow
+    levels, met while scanning ahead) is refused as any nesting past MAX_DEPTH is."""
+    try:
+        yield from yaml.parse(text, Loader=_Fast)
+    except yaml.scanner.ScannerError as exc:
+        if "nesting depth" not in (exc.problem or ""):
+            raise
+        raise _too_deep(exc.problem_mark) from exc
+
+
+def _too_deep(mark: yaml.Mark | None) -> _Refused:
+    return _Refused(Code.TOO_DEEP, f"lists and mappings are nested more than {MAX_DEPTH} deep",
+                    mark)
 
 
 def _construct_str(loader: _PlaceLoader, node: yaml.ScalarNode) -> _Str:
