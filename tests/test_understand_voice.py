@@ -50,20 +50,28 @@ OPPOSITION = Expectation(Line("ask"), (AcceptWords(("interference", "no interfer
                                        AcceptDice(12, 1, 6)))
 
 
-@pytest.mark.parametrize("phrase, voice, mode, expected, moment", [
-    ("resume", "flite:awb", "paused", "resume", CONSEQUENCE),  # Whisper writes "Where are you?"
-    ("pause", "flite:awb", "reading", "pause", CONSEQUENCE),   # "Force?"
-    ("harm", "flite:slt", "asking", "harm", CONSEQUENCE),      # "time"
+@pytest.mark.parametrize("phrase, voice, mode, expected, moment, over_the_bar", [
+    # Whisper writes "Where are you?" (on an AVX2-only CPU, "What are you doing?": four words
+    # for one, so only a guess at 0.0)
+    ("resume", "flite:awb", "paused", "resume", CONSEQUENCE, False),
+    ("pause", "flite:awb", "reading", "pause", CONSEQUENCE, True),   # "Force?"
+    # "time"; confidence 0.056 to 0.08 by the CPU's instruction set, about the bar (0.07)
+    ("harm", "flite:slt", "asking", "harm", CONSEQUENCE, False),
     # "spend a flare dealus.": long and under the bar, it was dropped as talk
-    ("spend a fleur-de-lis", "flite:slt", "asking", "fleur de lis", OPPOSITION),
-    ("spend a token", "flite:rms", "asking", "token", OPPOSITION),  # "spin the token"
+    ("spend a fleur-de-lis", "flite:slt", "asking", "fleur de lis", OPPOSITION, True),
+    ("spend a token", "flite:rms", "asking", "token", OPPOSITION, True),  # "spin the token"
 ])
 def test_what_whole_game_runs_missed_is_heard_as_what_it_means(phrase, voice, mode, expected,
-                                                              moment, recognizer,
+                                                              moment, over_the_bar, recognizer,
                                                               tmp_path_factory):
     """Misses of the whole-game table runs (docs/speech-in.md): the word the moment waits for,
-    written as something else entirely, is still weighed against the audio and heard (read
-    back first when unsure)."""
+    written as something else entirely, is still weighed against the audio and chosen over
+    every other phrase; heard (read back first when unsure) where its score clears the bar on
+    any CPU. CTranslate2's int8 arithmetic differs a little by instruction set (AVX512, AVX2,
+    AVX), and with it Whisper's transcript and the scores of the marginal ones."""
     clip = clips.make_clip(tmp_path_factory.getbasetemp() / "misses", phrase, expected, voice)
     heard = hear_file(recognizer, clip.path, moment, mode=mode)
-    assert heard["command"] == expected, heard
+    if over_the_bar:
+        assert heard["command"] == expected, heard
+    else:  # the phrase chosen; heard, or "didn't catch that" (never another command)
+        assert heard["text"] == expected and heard["command"] in (expected, None), heard
