@@ -16,6 +16,7 @@ decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import sys
@@ -125,8 +126,11 @@ class Mic:
         self.tap: Callable[[bytes], None] | None = None
         self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
         self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
+        self._canceller: threading.Thread | None = None
         if echo is not None:
-            threading.Thread(target=self._cancel, name="echo-cancel", daemon=True).start()
+            self._canceller = threading.Thread(target=self._cancel, name="echo-cancel",
+                                               daemon=True)
+            self._canceller.start()
         self.overflows = 0
         self.dropped = 0
         self._opened_at = time.monotonic()
@@ -205,11 +209,16 @@ class Mic:
         """Release the stream. Stopping one whose device has gone can block inside PortAudio
         for good, so it is aborted (no draining) on a helper thread, waited for at most a
         second (``streams.close_stream``)."""
-        try:
-            self._captured.put_nowait(None)  # the canceller's thread ends
-        except queue.Full:
-            pass  # it is stuck or gone; a daemon thread does not hold the process
         streams.close_stream(self._stream)
+        if self._canceller is not None:  # it ends now, not killed mid-frame at exit
+            while True:
+                try:
+                    self._captured.put_nowait(None)
+                    break
+                except queue.Full:  # frames no one will read: drop them
+                    with contextlib.suppress(queue.Empty):
+                        self._captured.get_nowait()
+            self._canceller.join(timeout=1.0)
 
 
 def check_input(device: str | int | None = None) -> None:
