@@ -179,7 +179,7 @@ class Table:
                 said = self.act(heard)
         except _Quit as quit_:
             if quit_.heard is not None:
-                self.deliver([Said("Saved. Say narrator resume to pick up here.", "info")])
+                self.deliver([Said("Saved. Run narrator resume to pick up here.", "info")])
             return False
 
     def act(self, heard: Utterance) -> list[Said]:
