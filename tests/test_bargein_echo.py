@@ -116,6 +116,17 @@ def test_a_microphone_that_does_not_hear_the_narrator_is_left_as_it_is():
     canceller = EchoCanceller(played(narration, start=200.0))
     clean = cleaned(canceller, player, 200.0)
     np.testing.assert_allclose(clean, player, atol=2 / 32767)
+    assert canceller.delay.deaf  # so the ears take no words of the table for its echo
+
+
+def test_a_silent_microphone_is_known_deaf_to_the_narrator_only_after_seconds_of_narration():
+    narration = speechlike(12.0, 9)
+    canceller = EchoCanceller(played(narration, start=300.0))
+    silence = np.zeros(12 * RATE, np.float32)
+    cleaned(canceller, silence[:RATE], 300.0)
+    assert not canceller.delay.deaf  # it may yet hear it: the guards stay on
+    cleaned(canceller, silence[RATE:], 301.0)
+    assert canceller.delay.deaf
 
 
 def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
@@ -129,7 +140,9 @@ def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
     talk = np.zeros_like(player)
     talk[9 * RATE:] = player[9 * RATE:]  # a player speaks over the narration from 9 s on
     mic = np.clip(echo + talk, -1, 1)
-    clean = cleaned(EchoCanceller(reference), mic, 100.0)
+    canceller = EchoCanceller(reference)
+    clean = cleaned(canceller, mic, 100.0)
+    assert not canceller.delay.deaf
     narration_only = slice(5 * RATE, 9 * RATE)
     assert level_db(echo[narration_only]) - level_db(clean[narration_only]) > 25
     both = slice(9 * RATE, 12 * RATE)

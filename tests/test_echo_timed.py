@@ -4,11 +4,14 @@ captured, not with what plays when it is decoded. Timed transcripts; no audio he
 
 from __future__ import annotations
 
+import numpy as np
+
 from narrator.events import Control, Line, Unclear
 from narrator.understand import Expectation
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
-from narrator.voice.listener import decide
+from narrator.voice.listener import Ears, decide
+from narrator.voice.mic import RATE, Frames
 from narrator.voice.spoken import ECHO_MARGIN, Echo, Spoken, echo_during
 
 READING = Expectation(Line("reading"), ())
@@ -66,3 +69,46 @@ def test_only_the_last_minute_is_kept():
     said.start(NEXT_LINE, 3.0)
     said.start("Pass the dice.", 100.0)
     assert said.during(0.0, 100.0) == f"{NEXT_LINE} Pass the dice."
+
+
+class Filler:
+    """A recogniser that hears Whisper's filler on leftover echo ("Thank you.") in anything."""
+
+    name = "whisper"
+
+    def known(self, word):
+        return True
+
+    def start(self, grammar):
+        self.audio = b""
+
+    def feed(self, pcm):
+        self.audio += pcm
+
+    def partial(self):
+        return ""
+
+    def finish(self):
+        return Heard("next", 0.01, 0.0, free="Thank you.", seconds=len(self.audio) / 2 / RATE)
+
+
+class Microphone(Frames):
+    """A short sound between quiet, from a microphone that may or may not hear the narrator."""
+
+    def __init__(self, hears_narrator: bool):
+        quiet, sound = bytes(2 * RATE), np.full(RATE // 2, 3000, np.int16).tobytes()
+        super().__init__(quiet + sound + quiet)
+        self.hears_narrator = hears_narrator
+
+
+def test_filler_over_the_narration_is_a_miss_said_when_the_microphone_cannot_hear_it():
+    """Headphones or a separate sink: the table's mumbled word while the narrator reads cannot
+    be its echo, so it gets "didn't catch that" (and a table hears it should say it again)."""
+    said = Spoken()
+    said.start(NEXT_LINE, 0.0)  # still reading
+    heard = {}
+    for hears in (True, False):
+        ears = Ears(Filler(), Microphone(hears), clock=lambda: 1.5)
+        heard[hears] = ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said))
+    assert heard[True] is None  # the narrator's echo, maybe: nothing
+    assert isinstance(heard[False].meaning, Unclear)

@@ -36,6 +36,8 @@ AGREE = 0.01               # seconds two estimates may differ by and agree
 FOLLOW = 0.004             # seconds of change worth following (AEC3 takes up less itself)
 FORGET = 10.0              # seconds without the narrator found in the capture before it is
                            # taken to be inaudible there (headphones, another room)
+DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
+                           # capture before the microphone is taken never to hear it (with FORGET)
 
 
 class SampleClock:
@@ -192,6 +194,7 @@ class DelayTracker:
         self._capture: deque[np.ndarray] = deque(maxlen=int(WINDOW * RATE / 480) + 1)
         self._last = -EVERY
         self._heard_at = -FORGET  # when the narrator's voice was last found in the capture
+        self._missed = 0  # estimates since, with the narrator playing, that did not find it
 
     def observe(self, frame: np.ndarray, at: float) -> None:
         """Keep a captured frame (float32, heard from ``at``); estimate when it is time."""
@@ -204,12 +207,14 @@ class DelayTracker:
         before, after = SEARCH[1], SEARCH[0]
         reference = self.reference.read(began - before, len(capture) + round((before - after)
                                                                             * RATE))
-        if _level(reference) < 1e-3 or _level(capture) < 1e-4:
-            return  # the narrator is silent, or the microphone does not hear it
-        lag, peak = estimate_lag(capture, reference, round(before * RATE))
+        if _level(reference) < 1e-3:
+            return  # the narrator is silent: nothing to learn
+        lag, peak = (estimate_lag(capture, reference, round(before * RATE))
+                     if _level(capture) >= 1e-4 else (0, 0.0))  # a silent microphone
         if peak < MIN_PEAK:
+            self._missed += 1
             return
-        self._heard_at = at
+        self._heard_at, self._missed = at, 0
         seconds = lag / RATE
         agreed = bool(self.estimates) and abs(self.estimates[-1][0] - seconds) <= AGREE
         self.estimates.append((seconds, peak))
@@ -219,6 +224,13 @@ class DelayTracker:
     def audible(self, at: float) -> bool:
         """Whether the microphone heard the narrator in the last FORGET seconds."""
         return at - self._heard_at < FORGET
+
+    @property
+    def deaf(self) -> bool:
+        """Whether the microphone does not hear the narrator at all (headphones, a separate
+        sink): the last DEAF_AFTER estimates while it played and the last FORGET seconds did
+        not find it. Until the narrator has played that long, it may hear it."""
+        return self._missed >= DEAF_AFTER and not self.audible(self._last)
 
 
 def _level(x: np.ndarray) -> float:

@@ -245,7 +245,8 @@ class Ears:
         grammar, self._grammar = self._grammar, None
         if not self._window_open():
             return None
-        echo = echo_during(echo, captured - self.last.seconds, captured)
+        echo = (echo_during(echo, captured - self.last.seconds, captured)
+                if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
         return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
                       wake=self.listening == "wake", echo=echo)
 

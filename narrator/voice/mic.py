@@ -184,6 +184,13 @@ class Mic:
         return self._stream.active and time.monotonic() - since < limit
 
     @property
+    def hears_narrator(self) -> bool:
+        """Whether the narrator's voice may reach this microphone: False once the echo
+        canceller has listened for it through seconds of narration and not found it; True
+        without a canceller (nothing tells)."""
+        return self.echo is None or not self.echo.delay.deaf
+
+    @property
     def lag(self) -> float:
         """Seconds of audio captured but not read yet (how far behind the reader is)."""
         return (self._frames.qsize() + self._captured.qsize()) * FRAME / RATE
