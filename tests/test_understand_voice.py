@@ -55,7 +55,8 @@ OPPOSITION = Expectation(Line("ask"), (AcceptWords(("interference", "no interfer
     # for one, so only a guess at 0.0)
     ("resume", "flite:awb", "paused", "resume", CONSEQUENCE, False),
     ("pause", "flite:awb", "reading", "pause", CONSEQUENCE, True),   # "Force?"
-    # "time"; confidence 0.056 to 0.08 by the CPU's instruction set, about the bar (0.07)
+    # "time"; confidence 0.056 (AVX2), 0.057 (AVX), 0.069 (GENERIC): under the bar (0.07)
+    # here, over it on the AVX512 host this test was written on
     ("harm", "flite:slt", "asking", "harm", CONSEQUENCE, False),
     # "spend a flare dealus.": long and under the bar, it was dropped as talk
     ("spend a fleur-de-lis", "flite:slt", "asking", "fleur de lis", OPPOSITION, True),
