@@ -112,3 +112,27 @@ def test_filler_over_the_narration_is_a_miss_said_when_the_microphone_cannot_hea
         heard[hears] = ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said))
     assert heard[True] is None  # the narrator's echo, maybe: nothing
     assert isinstance(heard[False].meaning, Unclear)
+
+
+class LateMicrophone(Microphone):
+    """A microphone whose frames carry when they were captured (from ``start``): the ears read
+    them long after, as on a machine too busy to keep up."""
+
+    def __init__(self, start: float):
+        super().__init__(hears_narrator=True)
+        self.start = start
+
+    @property
+    def captured_until(self) -> float:
+        return self.start + self.seconds_read
+
+
+def test_an_utterance_read_late_is_placed_when_it_was_captured():
+    """Leftover echo captured while the narrator read, read by the ears half a minute later
+    when it is quiet: still the narrator's (before, the ears placed it when they read it)."""
+    said = narration()  # NEXT_LINE audible 3.0-7.0 s; the sound below comes at 5.0-5.5 s
+    late = Ears(Filler(), LateMicrophone(start=3.0), clock=lambda: 30.0)
+    assert late.listen(READING, mode="asking", echo=Echo("", said)) is None
+    untimed = Ears(Filler(), Microphone(hears_narrator=True), clock=lambda: 30.0)
+    assert isinstance(untimed.listen(READING, mode="asking", echo=Echo("", said)).meaning,
+                      Unclear)

@@ -249,6 +249,35 @@ def test_the_sentence_being_spoken_is_the_echo_and_once_it_ends_a_player_may_say
     assert session.state.read_rules
 
 
+class LateMouth(Mouth):
+    """Its sound is heard LATE seconds after it has handed the last of it to the device (an
+    output latency, long after underruns): ``heard_until`` tells when."""
+
+    LATE = 1.0
+
+    def __init__(self):
+        super().__init__()
+        self.heard_until = 0.0
+        self.ended: dict[str, float] = {}  # sentence -> when its last sound was heard
+
+    def tick(self):
+        speaking = self.is_speaking
+        super().tick()
+        if speaking and not self.is_speaking:
+            self.heard_until = time.monotonic() + self.LATE
+            self.ended[self.spoken[-1]] = self.heard_until
+
+
+def test_the_narrators_words_stay_its_echo_until_its_last_sound_is_heard():
+    # before, the log ended a sentence when the speaker had handed it all over: its last
+    # words, heard back from the room after that, were taken for the table's
+    _, _, _, mouth, ears, _ = play([("asking", "next")], mouth=LateMouth())
+    mode, echo = ears.heard[0]
+    assert mode == "asking" and echo.endswith("Say next when you are ready.")
+    heard = mouth.ended["Say next when you are ready."]
+    assert "Say next when you are ready." in echo_during(Echo("", echo.spoken), heard, heard)
+
+
 def test_the_paused_message_is_logged_with_when_it_played_so_its_own_resume_is_no_command():
     # the self-trigger guard matches an utterance decoded late with what was audible when it
     # was captured: "Say resume to go on." heard back must be found there, not only in what

@@ -112,6 +112,7 @@ class RecordingMouth:
     def __init__(self):
         self.calls = []
         self.is_speaking = False
+        self.heard_until = 0.0  # its sound is never heard later than it is handed over
 
     def __getattr__(self, name):
         return lambda *args: self.calls.append((name, *args))

@@ -55,7 +55,9 @@ class Mouth(Protocol):
     (the new volume, 0..1) may be missing: the table is told so; ``skip`` (stop, the rest
     marked skipped) may be missing: ``stop`` is used. A mouth with ``caption_to``
     is handed the captions of what it says, to show each sentence as it is heard; it also
-    takes ``say(said, again=True)`` for a passage said again ("repeat").
+    takes ``say(said, again=True)`` for a passage said again ("repeat"). A mouth with
+    ``heard_until`` tells when its last sound handed out is heard (monotonic clock): an output
+    latency after ``is_speaking`` turns False, and the narrator's words are audible till then.
     """
 
     def say(self, said: Said) -> None: ...
@@ -134,7 +136,8 @@ class Table:
             if self.mouth.is_speaking:
                 self._spoke_at = now
             else:
-                self._said.end(now)
+                self._spoke_at = max(self._spoke_at, self._heard_until())
+                self._said.end(max(now, self._spoke_at))
             if now - self._spoke_at > ECHO_TAIL:
                 break
             if deadline is not None and now >= deadline:
@@ -144,6 +147,17 @@ class Table:
                 return heard
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         return self.ears.listen(expectation, mode=mode, echo=Echo("", self._said), timeout=left)
+
+    def _heard_until(self) -> float:
+        """When the mouth's last sound is heard (0 when it cannot tell)."""
+        return getattr(self.mouth, "heard_until", 0.0)
+
+    def _log_said(self, text: str) -> None:
+        """Log ``text`` as audible from now on; the sentence before it, until its last sound
+        was heard."""
+        now = time.monotonic()
+        self._said.end(max(now, self._heard_until()))
+        self._said.start(text, now)
 
     def ask(self) -> Utterance | None:
         """Listen for the answer; "listening" sounds once the recogniser has loaded (until
@@ -326,7 +340,7 @@ class Table:
                 self.mouth.say(current, again=True)
             else:  # captioned by the mouth, sentence by sentence, as each is heard
                 self.mouth.say(current)
-            self._said.start(current.text, time.monotonic())
+            self._log_said(current.text)
             queue = self.reading(current, queue, said)
         self._again = []
 
@@ -424,7 +438,7 @@ class Table:
         tell = self.deliver if speak else self.caption
         if self.mouth is not None and speak:
             self.mouth.say(Said(PAUSED, "state"))
-            self._said.start(PAUSED, time.monotonic())
+            self._log_said(PAUSED)
         while True:
             heard = self.listen("paused")
             if heard is None:

@@ -65,6 +65,10 @@ PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
 
 class Source(Protocol):
+    """Frames of 16 kHz mono int16. A microphone also has ``captured_until`` (monotonic time
+    the end of the last frame read was captured: the ears place an utterance by it, however
+    far behind the sound they read) and ``hears_narrator`` (False: no echo can reach it)."""
+
     def read(self, timeout: float | None = None) -> bytes | None:
         """One frame, None when none came in time; EOFError when the source is exhausted."""
 
@@ -173,7 +177,7 @@ class Ears:
         self.clock = clock
         self.endpointer = Endpointer(complete=self._complete)
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
-        self.ended_at = 0.0             # clock time the endpointer closed the last one
+        self.ended_at = 0.0  # when the last utterance's end was captured (clock time)
         self.notice: str | None = None  # what to tell the table about the engine, once
         self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
@@ -239,13 +243,12 @@ class Ears:
             self._ahead(event)
         if event != "end" or self._grammar is None:
             return None
-        self.ended_at = self.clock()
-        captured = self.ended_at - getattr(self.source, "lag", 0.0)  # the end, as captured
+        self.ended_at = getattr(self.source, "captured_until", None) or self.clock()
         self.last = self.recognizer.finish()
         grammar, self._grammar = self._grammar, None
         if not self._window_open():
             return None
-        echo = (echo_during(echo, captured - self.last.seconds, captured)
+        echo = (echo_during(echo, self.ended_at - self.last.seconds, self.ended_at)
                 if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
         return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
                       wake=self.listening == "wake", echo=echo)

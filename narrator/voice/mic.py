@@ -124,7 +124,8 @@ class Mic:
         self.echo = echo  # an EchoCanceller, or None: the frames as captured
         #: called with each frame as captured, before echo cancellation (in PortAudio's thread)
         self.tap: Callable[[bytes], None] | None = None
-        self._frames: queue.Queue[bytes] = queue.Queue(maxsize=400)
+        self._frames: queue.Queue[tuple[float, bytes]] = queue.Queue(maxsize=400)
+        self.captured_until = 0.0  # monotonic time the end of the last frame read was captured
         self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
         self._canceller: threading.Thread | None = None
         if echo is not None:
@@ -160,7 +161,7 @@ class Mic:
             self.tap(bytes(data))
         try:
             if self.echo is None:
-                self._frames.put_nowait(bytes(data))
+                self._frames.put_nowait((at, bytes(data)))
             else:
                 self._captured.put_nowait((at, bytes(data)))
         except queue.Full:
@@ -171,7 +172,7 @@ class Mic:
         while (captured := self._captured.get()) is not None:
             at, frame = captured
             try:
-                self._frames.put_nowait(self.echo.clean(frame, at))
+                self._frames.put_nowait((at, self.echo.clean(frame, at)))
             except queue.Full:
                 self.dropped += 1
 
@@ -191,11 +192,6 @@ class Mic:
         return self.echo is None or not self.echo.delay.deaf
 
     @property
-    def lag(self) -> float:
-        """Seconds of audio captured but not read yet (how far behind the reader is)."""
-        return (self._frames.qsize() + self._captured.qsize()) * FRAME / RATE
-
-    @property
     def stopped(self) -> bool:
         """The stream stopped by itself (its device went away: PulseAudio ends the stream at
         once); a stall, by contrast, shows only in ``alive``."""
@@ -203,9 +199,11 @@ class Mic:
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
-            return self._frames.get(timeout=timeout)
+            at, frame = self._frames.get(timeout=timeout)
         except queue.Empty:
             return None
+        self.captured_until = at + len(frame) / 2 / RATE
+        return frame
 
     def drain(self) -> None:
         """Forget audio captured so far (e.g. while listening was off)."""

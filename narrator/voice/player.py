@@ -87,6 +87,7 @@ class Player:
         self.started = threading.Event()  # set when the current clip's first sample went out
         self.clip_started_at: float | None = None  # perf_counter of the clip's first sample
         self.heard_at: float | None = None  # monotonic time the clip's first sample is heard
+        self.heard_until = 0.0  # monotonic time the last clip sample handed out is heard
 
     # ------------------------------------------------------------------ stream
 
@@ -124,6 +125,9 @@ class Player:
                     self.heard_at = self._tick + self._ahead(when)
                     self._due = time.monotonic() + clip.seconds + STALL_SECONDS
                     self.started.set()
+                if len(chunk):
+                    self.heard_until = (self._tick + self._ahead(when)
+                                        + len(chunk) / clip.samplerate)
                 self._pos += len(chunk)
                 if self._pos >= len(clip.samples):
                     self._clip = None

@@ -172,6 +172,12 @@ class Speaker:
         with self._cond:
             return not self._idle() and not self._paused
 
+    @property
+    def heard_until(self) -> float:
+        """When the last speech handed to the device is heard (monotonic clock): the narrator
+        is audible until then, an output latency after ``is_speaking`` turns False."""
+        return self._player.heard_until
+
     def pause(self) -> None:
         """Stop the sound now, keeping the position."""
         with self._cond:
