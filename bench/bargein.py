@@ -135,6 +135,7 @@ class Injected:
         self.ears = ears
         self.typed: list[str] = []
         self.heard: list[tuple[float, str, str]] = []  # (when, mode, text) heard by voice
+        self.placed: list[str] = []  # where each was captured, against the narrator's words
         self.closing = threading.Event()
 
     def __getattr__(self, name):
@@ -150,7 +151,21 @@ class Injected:
         heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=timeout)
         if heard is not None:
             self.heard.append((time.monotonic(), mode, heard.text))
+            self.placed.append(self._placed(echo))
         return heard
+
+    def _placed(self, echo) -> str:
+        """Where the last utterance was captured, against the narrator's last sentence (its
+        start and end in the loop's log, the self-trigger guard's memory), in seconds."""
+        voice, spoken = self.ears.voice, getattr(echo, "spoken", None)
+        said = spoken._said[-1] if spoken is not None and spoken._said else None
+        if said is None or voice.last is None:
+            return "no sentence logged"
+        text, began, ended = said
+        start = voice.ended_at - voice.last.seconds
+        return (f"captured {start - began:+.2f}..{voice.ended_at - began:+.2f} s from the start "
+                f"of {text[-40:]!r}, which ended at "
+                + (f"{ended - began:+.2f} s" if ended is not None else "(still playing)"))
 
 
 class Captions:
@@ -387,7 +402,9 @@ def part_idle(env, minutes: float, engine: str) -> None:
         room.close()
     reading = time.monotonic() - began
     acts = len(room.ears.heard)  # each acted, was held or was "didn't catch that"
-    print(f"heard while nobody spoke: {[(mode, text) for _, mode, text in room.ears.heard]}")
+    print("heard while nobody spoke:")
+    for (_, mode, text), placed in zip(room.ears.heard, room.ears.placed):
+        print(f"  {mode}: {text!r}, {placed}")
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
 
