@@ -61,6 +61,7 @@ COMMANDS = ("pause", "next", "stop", "repeat")
 LEVELS = (0.0, -6.0)  # dB of the player's speech relative to the narrator's
 ACT_WITHIN = 5.0
 SETTLE = 3.0  # seconds of reading before a command is said
+CLOSE_STEP = 0.5  # seconds the bench's ears listen at a time, so a table it closes stops
 CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
 STATES = ("[reading]", "[listening]", PAUSED)
 
@@ -107,6 +108,11 @@ class Watched:
     def __init__(self, speaker) -> None:
         self._speaker = speaker
         self.stops: list[float] = []
+        self.closed = False  # the bench closed the table: what it still says is not played
+
+    def say(self, said, **how) -> None:
+        if not self.closed:
+            self._speaker.say(said, **how)
 
     def __getattr__(self, name):
         return getattr(self._speaker, name)
@@ -144,11 +150,15 @@ class Injected:
     def listen(self, expectation, *, mode="asking", echo="", timeout=None):
         from narrator.session.console import TextEars
 
-        if self.closing.is_set():
-            return None
         if self.typed:
             return TextEars(echo=False).typed(self.typed.pop(0), expectation, mode)
-        heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        heard = None
+        while heard is None and not self.closing.is_set():  # a closed table stops listening
+            left = CLOSE_STEP if deadline is None else min(CLOSE_STEP, deadline - time.monotonic())
+            if left <= 0:
+                return None
+            heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
         if heard is not None:
             self.heard.append((time.monotonic(), mode, heard.text))
             self.placed.append(self._placed(echo))
@@ -224,6 +234,7 @@ class Room:
         """A new session reading Track 1 from its start (the last one, if any, ends)."""
         self.stop_table()
         self.ears.closing.clear()
+        self.mouth.closed = False
         t = time.monotonic()
         self.table = Table(slow_burn(), self.ears, self.captions, NoJournal(), self.mouth)
         self.thread = threading.Thread(target=self.table.run, daemon=True)
@@ -234,8 +245,12 @@ class Room:
         if self.thread is None:
             return
         self.ears.closing.set()
+        self.mouth.closed = True  # the rest of its passage is not read
         self.mouth._speaker.stop()  # the bench's own stop: not one the table asked for
         self.thread.join(timeout=30)
+        if self.thread.is_alive():
+            print("  the last table did not stop within 30 s: it may still take utterances",
+                  flush=True)
 
     def wait(self, test, after: float, timeout: float):
         deadline = time.monotonic() + timeout
