@@ -1,6 +1,6 @@
 """Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
 
-    python bench/bargein.py [--part erle|commands|idle|all] [--voices N] [--engine NAME]
+    python bench/bargein.py [--part erle|commands|idle|clocks|all] [--voices N] [--engine NAME]
                             [--idle-minutes M] [--out DIR]
 
 The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
@@ -24,6 +24,9 @@ itself as a laptop does at a table.
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
   scaled to an hour.
+* ``clocks``: the self-trigger guard's two clocks, compared: the Track 1 question is said 4
+  times with the microphone read only 1.5 s after each; when the speaker says its last loud
+  sample is heard, against the capture stamp of the last loud frame (ms; near 0 is right).
 
 Figures depend on the machine's load: say so when reporting them.
 """
@@ -405,6 +408,45 @@ def narrator_level(room: Room) -> float:
     return speech_level(clip.samples[:, 0].astype(np.float64))
 
 
+def part_clocks(env, sentences: int = 4) -> None:
+    """Whether the guard's two clocks agree: the speaker's time for its last sample heard
+    (``heard_until``) and the microphone's capture stamp of the narrator's last loud frame,
+    read a while after (as by ears behind the sound)."""
+    from narrator.voice.speaker import Speaker
+
+    question = next(s for s in slow_burn().question() if s.kind != "state")
+    speaker = Speaker(Settings(output_device="pulse"))
+    tail = quiet_tail(speaker._clip(question))
+    mic = Mic("pulse")
+    try:
+        for _ in range(sentences):
+            speaker.say(question)
+            while speaker.is_speaking:
+                time.sleep(0.01)
+            handed = time.monotonic()
+            time.sleep(1.5)  # nothing read meanwhile
+            loud = []
+            while (frame := mic.read(timeout=0)) is not None:
+                if np.sqrt(np.mean(np.frombuffer(frame, np.int16).astype(float) ** 2)) > 300:
+                    loud.append(mic.captured_until)
+            last = speaker.heard_until - tail  # when its last loud sample is heard
+            print(f"  heard until {1000 * (speaker.heard_until - handed):+.0f} ms after handed "
+                  f"over; last loud frame captured {1000 * (loud[-1] - last):+.0f} ms from "
+                  f"when the speaker says it is heard" if loud else "  nothing loud captured",
+                  flush=True)
+    finally:
+        mic.close()
+        speaker.close()
+
+
+def quiet_tail(clip) -> float:
+    """Seconds of quiet (20 ms blocks under 1% of full scale) at the end of ``clip``."""
+    samples, block = clip.samples[:, 0], clip.samplerate // 50
+    loud = [i for i in range(0, len(samples), block)
+            if np.sqrt(np.mean(samples[i:i + block] ** 2)) > 0.01]
+    return (len(samples) - loud[-1] - block) / clip.samplerate
+
+
 def part_idle(env, minutes: float, engine: str) -> None:
     room = Room(env, engine)
     room.start()
@@ -426,7 +468,7 @@ def part_idle(env, minutes: float, engine: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=("erle", "commands", "idle", "all"), default="all")
+    parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "all"), default="all")
     parser.add_argument("--voices", type=int, default=3)
     parser.add_argument("--engine", default="whisper")
     parser.add_argument("--idle-minutes", type=float, default=3.0)
@@ -444,6 +486,8 @@ def main() -> None:
             part_commands(env, out, voices, args.engine)
         if args.part in ("idle", "all"):
             part_idle(env, args.idle_minutes, args.engine)
+        if args.part in ("clocks", "all"):
+            part_clocks(env)
 
 
 if __name__ == "__main__":
