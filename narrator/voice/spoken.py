@@ -3,9 +3,10 @@ memory (``listener.decide`` drops an utterance its own words explain).
 
 The ears decode seconds behind the sound on a busy machine, so by the time leftover echo is
 decoded the sentence it came from may have ended. The session loop logs each sentence as it
-starts and the narrator falling quiet (``Spoken``) and hands the ears an ``Echo``: the words
-playing now, with that log; the ears ask for the words audible over the span an utterance was
-captured in (``echo_during``), ``ECHO_MARGIN`` either side.
+starts and the narrator falling quiet (its last sound heard: ``Mouth.heard_until``) in a
+``Spoken`` log, and hands the ears an ``Echo``: the words playing now, with that log; the ears
+ask for the words audible over the span an utterance was captured in (``echo_during``, by the
+microphone's capture time stamps), ``ECHO_MARGIN`` either side.
 """
 
 from __future__ import annotations
