@@ -127,8 +127,8 @@ class Table:
 
     def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:
         """One utterance heard in ``mode``. The narrator's words are the echo while it speaks
-        and ECHO_TAIL seconds after; then not, so a player may say a word it said ("Say next
-        when you are ready." — "next")."""
+        and ECHO_TAIL seconds after its last sound is heard; then not, so a player may say a
+        word it said ("Say next when you are ready." — "next")."""
         deadline = None if timeout is None else time.monotonic() + timeout
         expectation = self.session.expectation
         while self.mouth is not None:
