@@ -120,14 +120,14 @@ class Player:
             if clip is not None and not self._paused:
                 chunk = clip.samples[self._pos:self._pos + frames]
                 out[:len(chunk)] = chunk * self._gain
+                heard = self._tick + self._ahead(when)  # when this block starts to be heard
                 if self._pos == 0 and len(chunk):
                     self.clip_started_at = time.perf_counter()
-                    self.heard_at = self._tick + self._ahead(when)
+                    self.heard_at = heard
                     self._due = time.monotonic() + clip.seconds + STALL_SECONDS
                     self.started.set()
                 if len(chunk):
-                    self.heard_until = (self._tick + self._ahead(when)
-                                        + len(chunk) / clip.samplerate)
+                    self.heard_until = heard + len(chunk) / clip.samplerate
                 self._pos += len(chunk)
                 if self._pos >= len(clip.samples):
                     self._clip = None
