@@ -67,6 +67,7 @@ SETTLE = 3.0  # seconds of reading before a command is said
 CLOSE_STEP = 0.5  # seconds the bench's ears listen at a time, so a table it closes stops
 CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
 STATES = ("[reading]", "[listening]", PAUSED)
+LOUD = 0.01  # RMS (full scale 1) over which a block counts as the narrator's sound (clocks)
 
 
 def slow_burn() -> Session:
@@ -427,7 +428,7 @@ def part_clocks(env, sentences: int = 4) -> None:
             time.sleep(1.5)  # nothing read meanwhile
             loud = []
             while (frame := mic.read(timeout=0)) is not None:
-                if np.sqrt(np.mean(np.frombuffer(frame, np.int16).astype(float) ** 2)) > 300:
+                if loudness(np.frombuffer(frame, np.int16) / 32768) > LOUD:
                     loud.append(mic.captured_until)
             last = speaker.heard_until - tail  # when its last loud sample is heard
             print(f"  heard until {1000 * (speaker.heard_until - handed):+.0f} ms after handed "
@@ -440,11 +441,16 @@ def part_clocks(env, sentences: int = 4) -> None:
 
 
 def quiet_tail(clip) -> float:
-    """Seconds of quiet (20 ms blocks under 1% of full scale) at the end of ``clip``."""
+    """Seconds of quiet (20 ms blocks no louder than LOUD, the bar the captured frames are
+    held to) at the end of ``clip``."""
     samples, block = clip.samples[:, 0], clip.samplerate // 50
-    loud = [i for i in range(0, len(samples), block)
-            if np.sqrt(np.mean(samples[i:i + block] ** 2)) > 0.01]
+    loud = [i for i in range(0, len(samples), block) if loudness(samples[i:i + block]) > LOUD]
     return (len(samples) - loud[-1] - block) / clip.samplerate
+
+
+def loudness(samples: np.ndarray) -> float:
+    """RMS of ``samples`` (full scale 1)."""
+    return float(np.sqrt(np.mean(samples.astype(np.float64) ** 2)))
 
 
 def part_idle(env, minutes: float, engine: str) -> None:
@@ -468,7 +474,8 @@ def part_idle(env, minutes: float, engine: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "all"), default="all")
+    parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "all"),
+                        default="all")
     parser.add_argument("--voices", type=int, default=3)
     parser.add_argument("--engine", default="whisper")
     parser.add_argument("--idle-minutes", type=float, default=3.0)
