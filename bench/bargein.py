@@ -146,6 +146,7 @@ class Injected:
         self.typed: list[str] = []
         self.heard: list[tuple[float, str, str]] = []  # (when, mode, text) heard by voice
         self.placed: list[str] = []  # where each was captured, against the narrator's words
+        self.spans: list[tuple[float, float, bool]] = []  # (start, end) captured; sure
         self.closing = threading.Event()
 
     def __getattr__(self, name):
@@ -166,6 +167,8 @@ class Injected:
         if heard is not None:
             self.heard.append((time.monotonic(), mode, heard.text))
             self.placed.append(self._placed(echo))
+            voice = self.ears.voice
+            self.spans.append((voice.ended_at - voice.last.seconds, voice.ended_at, heard.sure))
         return heard
 
     def _placed(self, echo) -> str:
@@ -273,11 +276,11 @@ class Room:
             return False
         return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
 
-    def transcripts(self, since: float) -> list[str]:
-        """What the recogniser made of each utterance decoded since ``since``: free text,
-        the phrase it chose and its confidence, the utterance's length."""
+    def transcripts(self, since: float, until: float = float("inf")) -> list[str]:
+        """What the recogniser made of each utterance decoded between ``since`` and ``until``:
+        free text, the phrase it chose and its confidence, the utterance's length."""
         return [f"{h.free!r}->{h.text!r} {h.confidence:.2f} {h.seconds:.1f}s"
-                for t, h in list(self.decoded) if t >= since]
+                for t, h in list(self.decoded) if since <= t <= until]
 
     def say(self, clip: Path) -> float:
         """Play a player's clip into the room; when it ended (monotonic)."""
@@ -317,13 +320,17 @@ class Measured:
         self.cleaned.append(np.frombuffer(cleaned, np.int16).astype(np.float64))
         return cleaned
 
-    def save(self, out: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """Both sides as WAVs in ``out`` (and the frames' times, .npy); the arrays."""
-        raw, clean = np.concatenate(self.raw), np.concatenate(self.cleaned)
+    def save(self, out: Path, name: str, span: tuple[float, float] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Both sides as WAVs in ``out`` (and the frames' times, .npy); the arrays. ``span``:
+        only the frames captured between its two times."""
+        keep = [span is None or span[0] <= at <= span[1] for at, *_ in self.times]
+        pick = lambda frames: [f for f, k in zip(frames, keep) if k] or [np.zeros(1)]  # noqa: E731
+        raw, clean = np.concatenate(pick(self.raw)), np.concatenate(pick(self.cleaned))
         sf.write(out / f"{name}_raw.wav", raw / 32768, 16000)
         sf.write(out / f"{name}_clean.wav", clean / 32768, 16000)
-        np.save(out / f"{name}_times.npy", np.array(self.times))
-        sf.write(out / f"{name}_played.wav", np.concatenate(self.played), 16000)
+        np.save(out / f"{name}_times.npy", np.array(pick(self.times)))
+        sf.write(out / f"{name}_played.wav", np.concatenate(pick(self.played)), 16000)
         return raw, clean
 
 
@@ -453,7 +460,7 @@ def loudness(samples: np.ndarray) -> float:
     return float(np.sqrt(np.mean(samples.astype(np.float64) ** 2)))
 
 
-def part_idle(env, minutes: float, engine: str) -> None:
+def part_idle(env, out: Path, minutes: float, engine: str) -> None:
     room = Room(env, engine)
     room.start()
     began = time.monotonic()
@@ -466,8 +473,12 @@ def part_idle(env, minutes: float, engine: str) -> None:
     reading = time.monotonic() - began
     acts = len(room.ears.heard)  # each acted, was held or was "didn't catch that"
     print("heard while nobody spoke:")
-    for (_, mode, text), placed in zip(room.ears.heard, room.ears.placed):
-        print(f"  {mode}: {text!r}, {placed}")
+    for n, ((at, mode, text), placed, (start, end, sure)) in enumerate(
+            zip(room.ears.heard, room.ears.placed, room.ears.spans)):
+        decoded = room.transcripts(at - 10.0, at)[-1:]
+        print(f"  {mode}: {text!r} ({'sure' if sure else 'read back'}), {placed}; "
+              f"decoded {decoded}; audio idle_{n}_*.wav")
+        room.measured.save(out, f"idle_{n}", (start - 0.5, end + 0.5))
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
 
@@ -492,7 +503,7 @@ def main() -> None:
         if args.part in ("commands", "all"):
             part_commands(env, out, voices, args.engine)
         if args.part in ("idle", "all"):
-            part_idle(env, args.idle_minutes, args.engine)
+            part_idle(env, out, args.idle_minutes, args.engine)
         if args.part in ("clocks", "all"):
             part_clocks(env)
 

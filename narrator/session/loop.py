@@ -7,6 +7,7 @@ paused, didn't catch that) with an earcon and a caption. See docs/session-loop.m
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, Callable, Protocol
 
 from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
@@ -359,7 +360,7 @@ class Table:
                 continue
             name = _control_name(meaning)
             if name not in READING_CONTROLS:
-                self.hold(heard)
+                self.hold(heard, over_narration=True)
                 continue
             self.misses = 0
             if name in ("stop", "next"):
@@ -400,11 +401,15 @@ class Table:
         self.mouth.stop()
         return said + [current] + queue
 
-    def hold(self, heard: Utterance) -> None:
-        """An answer said over the narration: kept until the question is asked."""
-        self.held = heard
+    def hold(self, heard: Utterance, over_narration: bool = False) -> None:
+        """An answer said before its question: kept until the question is asked. One heard
+        ``over_narration`` by voice is read back then (the narrator's leftover echo can pass
+        for an answer to the question it is leading to)."""
+        checked = over_narration and heard.engine != "text"
+        self.held = replace(heard, sure=False) if checked else heard
         self.cue("accepted")
-        self.show(Said(f'Heard "{heard.text}": taken when the question comes.', "state"))
+        when = "checked" if checked else "taken"
+        self.show(Said(f'Heard "{heard.text}": {when} when the question comes.', "state"))
 
     # ------------------------------------------------------------------ paused
 
