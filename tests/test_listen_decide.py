@@ -62,6 +62,19 @@ def test_the_narrators_own_words_are_not_taken_for_a_command():
         Control("pause")
 
 
+def test_over_the_narration_an_answer_fitted_to_whispers_filler_is_nothing():
+    track = "This game was created and narrated by Leo Lalande."
+    first = Expectation(Line("ask"), (AcceptWords(("first", "new")),))
+    assert whisper("first", 0.26, free="Thank you.", expectation=first, mode="reading",
+                   echo=track) is None
+    said = whisper("first", 0.26, free="First!", expectation=first, mode="reading", echo=track)
+    assert said.meaning == Word("first")  # the table's own answer over the narration
+    quiet = whisper("first", 0.26, free="Thank you.", expectation=first)
+    assert quiet.meaning == Word("first") and not quiet.sure  # read back: nobody else spoke
+    command = whisper("stop", 0.21, free="Tom.", mode="reading", echo=track)
+    assert command.meaning == Control("stop")  # a command keeps the looser bar
+
+
 def test_wake_mode_needs_the_wake_word():
     woken = Heard("narrator next", 1.0, 0.0, free="Narrator, next.")
     g = build(DICE, EVERY_WORD, wake=True)

@@ -22,7 +22,8 @@ What an utterance becomes (``decide``):
   sentence was audible and the utterance is compared with what was audible over the span it
   was captured in (``voice/spoken.py``), not with what plays when it is decoded. A
   free transcript that is no phrase and not near one ("Thank you.", "Okay.") heard while the
-  narrator was audible is nothing too: Whisper's filler on the leftover echo.
+  narrator was audible is nothing too: Whisper's filler on the leftover echo; so is a game
+  answer the grammar fitted to such filler (``filler``: the transcript has none of its words).
 
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
@@ -39,7 +40,7 @@ import threading
 import time
 from typing import Callable, Protocol
 
-from narrator.events import Control, Text, Unclear, Utterance
+from narrator.events import Continue, Control, Text, Unclear, Utterance
 from narrator.understand import MAX_TRACK, WAKE_WORD, Expectation, normalise, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
@@ -114,6 +115,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
                                            or (not echo and spelled_like(heard))):
         spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
         meaning = understand(spoken, expectation, mode)  # Unclear says why (e.g. no such face)
+        if echo and not isinstance(meaning, (Control, Continue, Unclear)) and filler(heard):
+            return None
         sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear))
         return Utterance(spoken, meaning, heard.confidence, engine, sure)
     carried = carried_answer(heard, expectation, mode) if not wake else None
@@ -137,6 +140,18 @@ def spelled_like(heard: Heard) -> bool:
     phrase = normalise(heard.text).replace(" ", "")
     alike = difflib.SequenceMatcher(None, said, phrase).ratio() if said and phrase else 0.0
     return alike >= SPELLED_AT
+
+
+def filler(heard: Heard) -> bool:
+    """Whether a free transcript carries nothing of the phrase chosen: no word of it, nor
+    nearly its spelling ("Thank you." fitted to "first"). Over the narration that is Whisper's
+    filler on the leftover echo, which the grammar fits to one of the coming question's
+    answers; a command keeps the looser bar ("Tom." for "stop" is the table's word)."""
+    if not heard.free:
+        return False
+    said = set(normalise(heard.free).split())
+    phrase = set(normalise(heard.text).split()) - {WAKE_WORD}
+    return not said & phrase and not spelled_like(heard)
 
 
 def carried_answer(heard: Heard, expectation: Expectation | None, mode: str):
