@@ -23,7 +23,8 @@ itself as a laptop does at a table.
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
-  scaled to an hour.
+  scaled to an hour. Each is printed with what the recogniser decoded and whether it would
+  be read back; its audio (capture, cancelled, played) is kept in ``--out`` (idle_N_*.wav).
 * ``clocks``: the self-trigger guard's two clocks, compared: the Track 1 question is said 4
   times with the microphone read only 1.5 s after each; when the speaker says its last loud
   sample is heard, against the capture stamp of the last loud frame (ms; near 0 is right).

@@ -1,8 +1,8 @@
 """The voice session's states, with scripted ears and a mouth that "speaks" for a few polls.
 
 What the table would notice: a miss is never silent, two misses bring help, paused listens for
-resume, next/stop while reading ask the question, an answer said over the narration is taken
-when the question comes, unsure results and free text are read back first, repeat replays the
+resume, next/stop while reading ask the question, an answer said over the narration is read
+back when the question comes, unsure results and free text are read back first, repeat replays the
 passage last read. (The same loop over real audio: tests/test_loop_audio.py.)
 """
 
@@ -186,7 +186,7 @@ def test_an_answer_said_over_the_narration_is_read_back_once_the_question_comes(
     checked = mouth.spoken.index("I heard 3. Right?")
     asked = mouth.spoken.index("How many players?")
     assert mouth.spoken.index("Doubles don't count.") < asked < checked  # read on, then asked
-    assert 'Heard "three": checked when the question comes.' in transcript
+    assert 'Heard "three": read back when the question comes.' in transcript
     assert journal.lines[0] == Number(3) and session.state.players == 3
     assert "Welcome, 3 players." in mouth.spoken[checked:]
 

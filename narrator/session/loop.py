@@ -405,10 +405,10 @@ class Table:
         """An answer said before its question: kept until the question is asked. One heard
         ``over_narration`` by voice is read back then (the narrator's leftover echo can pass
         for an answer to the question it is leading to)."""
-        checked = over_narration and heard.engine != "text"
-        self.held = replace(heard, sure=False) if checked else heard
+        check = over_narration and heard.engine != "text"
+        self.held = replace(heard, sure=False) if check else heard
         self.cue("accepted")
-        when = "checked" if checked else "taken"
+        when = "read back" if check else "taken"
         self.show(Said(f'Heard "{heard.text}": {when} when the question comes.', "state"))
 
     # ------------------------------------------------------------------ paused
