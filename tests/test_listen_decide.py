@@ -67,12 +67,16 @@ def test_over_the_narration_an_answer_fitted_to_whispers_filler_is_nothing():
     first = Expectation(Line("ask"), (AcceptWords(("first", "new")),))
     assert whisper("first", 0.26, free="Thank you.", expectation=first, mode="reading",
                    echo=track) is None
+    assert whisper("first", NEAR_AT, free="Yes, I should.", expectation=first, mode="reading",
+                   echo=track) is None  # a near miss, but no "didn't catch that" either
     said = whisper("first", 0.26, free="First!", expectation=first, mode="reading", echo=track)
     assert said.meaning == Word("first")  # the table's own answer over the narration
     quiet = whisper("first", 0.26, free="Thank you.", expectation=first)
     assert quiet.meaning == Word("first") and not quiet.sure  # read back: nobody else spoke
     command = whisper("stop", 0.21, free="Tom.", mode="reading", echo=track)
     assert command.meaning == Control("stop")  # a command keeps the looser bar
+    near = whisper("stop", NEAR_AT, free="Tom.", mode="reading", echo=track)
+    assert isinstance(near.meaning, Unclear)  # and its near miss is "didn't catch that"
 
 
 def test_wake_mode_needs_the_wake_word():

@@ -111,12 +111,14 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
         return None
     if wake and normalise(heard.free or text).split()[:1] != [WAKE_WORD]:
         return None  # not said to the narrator
-    if text and grammar.matches(text) and (passes(heard, engine, grammar.speaking)
-                                           or (not echo and spelled_like(heard))):
-        spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
-        meaning = understand(spoken, expectation, mode)  # Unclear says why (e.g. no such face)
-        if echo and not isinstance(meaning, (Control, Continue, Unclear)) and filler(heard):
-            return None
+    phrase = bool(text) and grammar.matches(text)
+    spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
+    meaning = understand(spoken, expectation, mode) if phrase else None  # Unclear says why
+    if echo and phrase and not isinstance(meaning, (Control, Continue, Unclear)) \
+            and filler(heard):
+        return None  # an answer fitted to the filler on the echo: not even a near miss
+    if phrase and (passes(heard, engine, grammar.speaking)
+                   or (not echo and spelled_like(heard))):
         sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear))
         return Utterance(spoken, meaning, heard.confidence, engine, sure)
     carried = carried_answer(heard, expectation, mode) if not wake else None
