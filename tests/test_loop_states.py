@@ -180,9 +180,8 @@ def test_stop_while_reading_asks_the_pending_question():
 
 
 def test_an_answer_said_over_the_narration_is_read_back_once_the_question_comes():
-    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
     transcript, journal, session, mouth, ears, _ = play(
-        [("reading", "three"), ("confirming", "yes"), ("asking", "3 and 4")], rules=rules)
+        [("reading", "three"), ("confirming", "yes"), ("asking", "3 and 4")], rules=READ_FIRST)
     checked = mouth.spoken.index("I heard 3. Right?")
     asked = mouth.spoken.index("How many players?")
     assert mouth.spoken.index("Doubles don't count.") < asked < checked  # read on, then asked
@@ -192,25 +191,22 @@ def test_an_answer_said_over_the_narration_is_read_back_once_the_question_comes(
 
 
 def test_a_held_answer_made_from_the_narrators_echo_changes_nothing_when_denied():
-    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
     _, journal, session, mouth, *_ = play(
-        [("reading", "three"), ("confirming", "no"), ("asking", "2")], rules=rules)
+        [("reading", "three"), ("confirming", "no"), ("asking", "2")], rules=READ_FIRST)
     assert "I heard 3. Right?" in mouth.spoken
     assert journal.lines == [Number(2)] and session.state.players == 2
 
 
 def test_an_answer_typed_during_the_narration_is_taken_when_the_question_comes():
-    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
     transcript, journal, session, mouth, *_ = play(
-        [("reading", "three", True, "text"), ("asking", "3 and 4")], rules=rules)
+        [("reading", "three", True, "text"), ("asking", "3 and 4")], rules=READ_FIRST)
     assert 'Heard "three": taken when the question comes.' in transcript
     assert journal.lines[0] == Number(3) and "I heard 3. Right?" not in mouth.spoken
 
 
 def test_a_held_answer_the_question_refuses_is_refused_with_a_word():
-    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
     transcript, journal, session, mouth, *_ = play([("reading", "nine"), ("reading", "five")],
-                                                   rules=rules)
+                                                   rules=READ_FIRST)
     assert session.state.players == 0 and len(journal.lines) == 0
     assert "9 is out of range" in transcript and "5 is out of range" in transcript
     assert mouth.earcons.count("unclear") == 2
@@ -358,6 +354,9 @@ class ReadFirst(ToyRules):
     def start(self, options):
         return Step(replace(super().start(options).state, read_rules=True),
                     super().start(options).say)
+
+
+READ_FIRST = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
 
 
 def test_with_a_microphone_a_line_typed_is_taken_as_typed():
@@ -544,11 +543,10 @@ class TimedMouth(Mouth):
 def test_the_reading_goes_on_while_the_microphone_decodes():
     from narrator.session.console import LiveEars
 
-    rules = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
     mouth = TimedMouth()
     mouth.ears = DecodingEars(mouth, [("reading", "three"), ("confirming", "yes"),
                                       ("asking", "quit", True, "text")])
-    session = Session(rules, SCRIPT, {})
+    session = Session(READ_FIRST, SCRIPT, {})
     journal = MemoryJournal()
     live = LiveEars(mouth.ears)
     try:
@@ -561,7 +559,7 @@ def test_the_reading_goes_on_while_the_microphone_decodes():
     waited = TimedMouth()
     waited.ears = DecodingEars(waited, [("reading", "three"), ("confirming", "yes"),
                                         ("asking", "quit", True, "text")])
-    run(Session(rules, SCRIPT, {}), waited.ears, Captions(io.StringIO()), MemoryJournal(),
+    run(Session(READ_FIRST, SCRIPT, {}), waited.ears, Captions(io.StringIO()), MemoryJournal(),
         waited)
     assert waited.said_while_decoding == 0  # without it, each sentence waits for a decoding
 
