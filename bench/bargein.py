@@ -1,7 +1,7 @@
 """Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
 
-    python bench/bargein.py [--part erle|commands|idle|clocks|all] [--voices N] [--engine NAME]
-                            [--idle-minutes M] [--out DIR]
+    python bench/bargein.py [--part erle|commands|idle|clocks|all] [--voices N|V1,V2,...]
+                            [--engine NAME] [--idle-minutes M] [--out DIR]
 
 The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
 players' synthesized voices are mixed into it with ``paplay`` (their speech as loud as the
@@ -14,7 +14,9 @@ itself as a laptop does at a table.
   and the canceller's CPU time as a share of one core.
 * ``commands``: the whole session loop reads Track 1 (from its start for each trial);
   "pause", "next", "stop" and "repeat" are said over the narration by ``--voices`` voices at
-  each level. Acted: the loop did what the word asks (paused; went to the question; read the
+  each level (a number: that many of tests/clips.py's voices, spread over the list; or
+  their names, e.g. ``flite:rms,espeak:en-gb``; flite's slt is the same speaker, CMU's SLT,
+  as the narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to the question; read the
   passage again) within 5 s. Latency: end of the word (the clip's last loud 10 ms) to the
   narration stopping (the speaker told to stop, skip or pause, plus the output stream's
   latency), p50/p95. Each trial prints what the recogniser decoded meanwhile (free text ->
@@ -370,7 +372,8 @@ def part_erle(env, out: Path) -> None:
 def part_commands(env, out: Path, voices, engine: str) -> None:
     room = Room(env, engine)
     levels = Levels(out / "clips", narrator_level(room))
-    results: dict[float, list[bool]] = {db: [] for db in LEVELS}
+    results: dict[tuple[float, str], list[bool]] = {(db, v): [] for db in LEVELS
+                                                     for v in voices}
     latencies: list[float] = []
     trials = []
     room.start()
@@ -391,7 +394,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     stops = [t for t in room.mouth.stops if t > spoken - 0.5]
                     if ok and stops:
                         latencies.append(stops[0] - spoken + room.mouth._player.latency)
-                    results[db].append(ok)
+                    results[(db, voice)].append(ok)
                     trials.append((db, voice, word, began, spoken, ok))
                     heard = [h[2] for h in room.ears.heard if h[0] > spoken - 0.5]
                     print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
@@ -402,8 +405,11 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
         room.close()
         room.measured.save(out, "commands")
         np.save(out / "commands_trials.npy", np.array(trials, dtype=object))
-    for db, got in results.items():
-        print(f"acted at {db:+.0f} dB: {sum(got)}/{len(got)} = {100 * sum(got) / max(len(got), 1):.0f}%")
+    for db in LEVELS:
+        got = [ok for (level, _), oks in results.items() if level == db for ok in oks]
+        each = ", ".join(f"{v} {sum(results[(db, v)])}/{len(results[(db, v)])}" for v in voices)
+        print(f"acted at {db:+.0f} dB: {sum(got)}/{len(got)} = "
+              f"{100 * sum(got) / max(len(got), 1):.0f}% ({each})")
     if latencies:
         q = np.percentile(latencies, [50, 95]) * 1000
         print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
@@ -484,11 +490,24 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
 
 
+def player_voices(setting: str) -> tuple[str, ...]:
+    """``--voices``: a number of tests/clips.py's voices, spread over its list, or names."""
+    if setting.isdigit():
+        count = int(setting)
+        return clips.VOICES[::max(1, len(clips.VOICES) // count)][:count]
+    names = tuple(v.strip() for v in setting.split(",") if v.strip())
+    unknown = [v for v in names if v not in clips.VOICES + clips.TUNE_VOICES]
+    if unknown:
+        raise SystemExit(f"unknown voices {unknown}; voices: {', '.join(clips.VOICES)}")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "all"),
                         default="all")
-    parser.add_argument("--voices", type=int, default=3)
+    parser.add_argument("--voices", default="3",
+                        help="how many player voices, or their names (comma-separated)")
     parser.add_argument("--engine", default="whisper")
     parser.add_argument("--idle-minutes", type=float, default=3.0)
     parser.add_argument("--out", type=Path, default=None)
@@ -497,7 +516,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("NARRATOR_CONFIG", str(out / "config.yaml"))
     os.environ.setdefault("NARRATOR_CACHE", str(out / "cache"))
-    voices = clips.VOICES[::max(1, len(clips.VOICES) // args.voices)][:args.voices]
+    voices = player_voices(args.voices)
     with audio_room() as env:
         if args.part in ("erle", "all"):
             part_erle(env, out)

@@ -6,6 +6,7 @@ This is the only place these lists live: the templates (phrases.py), the matcher
 
 from __future__ import annotations
 
+import difflib
 import re
 
 UNITS = (
@@ -59,6 +60,24 @@ def normalise(text: str) -> str:
         elif token:
             words.append(token)
     return " ".join(words)
+
+
+#: how alike in letters a transcript is to a phrase it nearly spells (``spells``)
+SPELLED_AT = 0.72
+
+
+def spells(said: str, phrase: str) -> bool:
+    """Whether ``said`` spells ``phrase`` nearly letter for letter (case, spaces and
+    punctuation aside), at least SPELLED_AT alike: how a recogniser writes a phrase it cannot
+    spell ("spend a flare, deless." for "spend a fleur de lis", "So the word, please." for
+    "slower please").
+
+    The bar lies above every line of the hearing bench's table talk against its nearest
+    phrase (at most 0.67: "okay so where were we" and "where are we") and under most of what
+    Whisper wrote for "spend a fleur de lis" (0.73 to 0.79; "Spend Flirtyless." 0.58 is not)."""
+    said, phrase = normalise(said).replace(" ", ""), normalise(phrase).replace(" ", "")
+    return bool(said and phrase) and \
+        difflib.SequenceMatcher(None, said, phrase).ratio() >= SPELLED_AT
 
 
 def spoken(n: int) -> str:

@@ -41,7 +41,9 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Continue, Control, Text, Unclear, Utterance
-from narrator.understand import MAX_TRACK, WAKE_WORD, Expectation, normalise, understand
+from narrator.understand import (
+    MAX_TRACK, WAKE_WORD, Expectation, normalise, spells, understand,
+)
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
@@ -61,7 +63,6 @@ NEAR_AT = 0.06              # a rejected phrase this close was meant for the nar
 SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
 SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
-SPELLED_AT = 0.72           # how alike in letters a transcript is to the phrase it nearly spells
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
 
@@ -132,16 +133,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
 
 
 def spelled_like(heard: Heard) -> bool:
-    """Whether the free transcript spells the recogniser's phrase nearly letter for letter
-    (spaces and punctuation aside), at least SPELLED_AT alike.
-
-    The bar lies above every line of table talk against its nearest phrase at the bench's
-    prompts (at most 0.67: "okay so where were we" and "where are we") and under most of what
-    Whisper wrote for "spend a fleur de lis" (0.73 to 0.79; "Spend Flirtyless." 0.58 is not)."""
-    said = normalise(heard.free).replace(" ", "")
-    phrase = normalise(heard.text).replace(" ", "")
-    alike = difflib.SequenceMatcher(None, said, phrase).ratio() if said and phrase else 0.0
-    return alike >= SPELLED_AT
+    """Whether the free transcript nearly spells the recogniser's phrase (``spells``)."""
+    return bool(heard.free) and spells(heard.free, heard.text)
 
 
 def filler(heard: Heard) -> bool:

@@ -23,7 +23,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    "track one" and "read track one", not),
    times ½ when the best transcript is not the phrase (a guess: always read back before it
    counts; also when it is one word longer: a robotic "quieter" is often written as two words,
-   "fly or"), ¼ when it is two words longer, and 0 when it is longer still (a long garbled
+   "fly or"), ¼ when it is two words longer and has every word of the phrase ("next, try it")
+   or nearly spells it ("So the word, please." for "slower please"; not "OK, so where will
+   we?" for "where are we": table talk), and 0 otherwise (a long garbled
    sentence of talk piles up many unlikely words and would otherwise lose to any short
    phrase). Scoring cross-attends to the speech and one second after it only (the rest of
    the window is padding): a third of the work, same scores.
@@ -57,7 +59,7 @@ import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
-from narrator.understand import normalise
+from narrator.understand import normalise, spells
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole
@@ -73,7 +75,8 @@ CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
 SPLIT_WORDS = 1  # a transcript this many words longer than the phrase may split one of its words
-EXTRA_WORDS = 2  # a transcript more words longer than the phrase is not the phrase
+EXTRA_WORDS = 2  # a transcript more words longer, or this many neither with all of the
+                 # phrase's words nor nearly spelling it, is not the phrase
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
                # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
                # and × half of it when the transcript is up to EXTRA_WORDS words longer
@@ -337,9 +340,10 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     apart = 1.0 - np.exp(-(first - second) / TIE)
     transcript = once(transcript)
     extra = len(transcript.split()) - len(chosen.split())
+    says_it = set(chosen.split()) <= set(transcript.split()) or spells(transcript, chosen)
     written = (1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
-               else GUESSED / 2 if extra <= EXTRA_WORDS
-               else 0.0)  # the transcript says much more than the phrase: talk
+               else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
+               else 0.0)  # the transcript says more than the phrase: talk
     return chosen, float(fit * apart * written)
 
 
