@@ -41,9 +41,7 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Continue, Control, Text, Unclear, Utterance
-from narrator.understand import (
-    MAX_TRACK, WAKE_WORD, Expectation, normalise, spells, understand,
-)
+from narrator.understand import MAX_TRACK, WAKE_WORD, Expectation, normalise, spells, understand
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
