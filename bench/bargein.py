@@ -14,14 +14,16 @@ itself as a laptop does at a table.
   and the canceller's CPU time as a share of one core.
 * ``commands``: the whole session loop reads Track 1 (from its start for each trial);
   "pause", "next", "stop" and "repeat" are said over the narration by ``--voices`` voices at
-  each level (a number: that many of tests/clips.py's voices, spread over the list; or
-  their names, e.g. ``flite:rms,espeak:en-gb``; flite's slt is the same speaker, CMU's SLT,
-  as the narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to the question; read the
-  passage again) within 5 s. Latency: end of the word (the clip's last loud 10 ms) to the
-  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
-  latency), p50/p95. Each trial prints what the recogniser decoded meanwhile (free text ->
-  the phrase chosen, confidence, utterance length); the capture before and after the
-  canceller, what was played and the trials are kept in ``--out`` (commands_*.wav/.npy).
+  each level (a number: that many of tests/clips.py's voices, spread over the list; or their
+  names, e.g. ``flite:rms,espeak:en-gb``; flite's slt is the same speaker, CMU's SLT, as the
+  narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to
+  the question; read the passage again) within 5 s. Latency: end of the word (the clip's last
+  loud 10 ms) to the narration stopping (the speaker told to stop, skip or pause, plus the
+  output stream's latency), p50/p95. Each trial prints what the ears handed the loop (and in
+  which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
+  confidence, utterance length) and, when it missed, the captions shown; the capture before
+  and after the canceller, what was played and the trials are kept in ``--out``
+  (commands_*.wav/.npy).
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
@@ -272,12 +274,24 @@ class Room:
         return None
 
     def reading_again(self) -> bool:
-        """Reading (Track 1 again from its start, unless it still reads), and heard."""
+        """Reading (Track 1 again from its start, unless it still reads its narration: its
+        question, read after a "next" or "stop", is no narration to talk over), and heard."""
         state = [c[2] for c in self.captions.shown if c[2] in STATES][-1]
-        if state != "[reading]" and not self.read_track_1():
+        if (state != "[reading]" or self.asking()) and not self.read_track_1():
             print(f"  the session: {[c[2][:60] for c in self.captions.shown[-6:]]}")
             return False
         return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
+
+    def is_question(self, caption: str) -> bool:
+        """Whether ``caption`` is a sentence of Track 1's question (captioned sentence by
+        sentence; marked "(again) " in a passage said again)."""
+        question = self.table.session.question()[0].text
+        return len(caption) > 10 and question.startswith(caption.removeprefix("(again) "))
+
+    def asking(self) -> bool:
+        """Whether the last sentence captioned is the question's."""
+        said = [c[2] for c in self.captions.shown if c[1] != "state"]
+        return bool(said) and self.is_question(said[-1])
 
     def transcripts(self, since: float, until: float = float("inf")) -> list[str]:
         """What the recogniser made of each utterance decoded between ``since`` and ``until``:
@@ -299,10 +313,13 @@ class Room:
 
 def acted(word: str, room: Room, after: float) -> bool:
     """Whether the loop did what ``word`` asks, from the captions after ``after``."""
-    question = room.table.session.question()[0].text  # captioned sentence by sentence
-    asked = lambda c: len(c[2]) > 10 and question.startswith(c[2])  # noqa: E731
+    asked = lambda c: room.is_question(c[2])  # noqa: E731
+    # said again: the sentence playing cut, then captioned as said again (a passage already
+    # being said again goes on captioned so: that alone is no sign)
+    again = lambda c: (c[2].startswith("(again) ")  # noqa: E731
+                       and any(after < t < c[0] for t in room.mouth.stops))
     want = {"pause": lambda c: c[2] == PAUSED, "next": asked, "stop": asked,
-            "repeat": lambda c: c[2].startswith("(again) ")}[word]  # said again, marked
+            "repeat": again}[word]
     return room.wait(want, after, ACT_WITHIN) is not None
 
 
@@ -396,11 +413,12 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                         latencies.append(stops[0] - spoken + room.mouth._player.latency)
                     results[(db, voice)].append(ok)
                     trials.append((db, voice, word, began, spoken, ok))
-                    heard = [h[2] for h in room.ears.heard if h[0] > spoken - 0.5]
+                    heard = [f"{h[2]} ({h[1]})" for h in room.ears.heard if h[0] > spoken - 0.5]
+                    shown = [] if ok else [c[2][:50] for c in room.captions.since(spoken - 0.5)]
                     print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
                           + (f" {1000 * (stops[0] - spoken):.0f} ms" if ok and stops else "")
-                          + f"  heard {heard}; decoded {room.transcripts(began)}",
-                          flush=True)
+                          + f"  heard {heard}; decoded {room.transcripts(began)}"
+                          + (f"; shown {shown}" if shown else ""), flush=True)
     finally:
         room.close()
         room.measured.save(out, "commands")
