@@ -72,6 +72,7 @@ SETTLE = 3.0  # seconds of reading before a command is said
 CLOSE_STEP = 0.5  # seconds the bench's ears listen at a time, so a table it closes stops
 CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
 STATES = ("[reading]", "[listening]", PAUSED)
+AGAIN = "(again) "  # how the speaker captions a sentence said again
 LOUD = 0.01  # RMS (full scale 1) over which a block counts as the narrator's sound (clocks)
 
 
@@ -284,9 +285,9 @@ class Room:
 
     def is_question(self, caption: str) -> bool:
         """Whether ``caption`` is a sentence of Track 1's question (captioned sentence by
-        sentence; marked "(again) " in a passage said again)."""
+        sentence; marked AGAIN in a passage said again)."""
         question = self.table.session.question()[0].text
-        return len(caption) > 10 and question.startswith(caption.removeprefix("(again) "))
+        return len(caption) > 10 and question.startswith(caption.removeprefix(AGAIN))
 
     def asking(self) -> bool:
         """Whether the last sentence captioned is the question's."""
@@ -316,7 +317,7 @@ def acted(word: str, room: Room, after: float) -> bool:
     asked = lambda c: room.is_question(c[2])  # noqa: E731
     # said again: the sentence playing cut, then captioned as said again (a passage already
     # being said again goes on captioned so: that alone is no sign)
-    again = lambda c: (c[2].startswith("(again) ")  # noqa: E731
+    again = lambda c: (c[2].startswith(AGAIN)  # noqa: E731
                        and any(after < t < c[0] for t in room.mouth.stops))
     want = {"pause": lambda c: c[2] == PAUSED, "next": asked, "stop": asked,
             "repeat": again}[word]
