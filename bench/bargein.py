@@ -283,16 +283,14 @@ class Room:
             return False
         return self.wait(lambda c: self.mouth.is_speaking, 0, 15) is not None
 
-    def is_question(self, caption: str) -> bool:
-        """Whether ``caption`` is a sentence of Track 1's question (captioned sentence by
-        sentence; marked AGAIN in a passage said again)."""
-        question = self.table.session.question()[0].text
-        return len(caption) > 10 and question.startswith(caption.removeprefix(AGAIN))
+    def question(self) -> str:
+        """The text of the question Track 1 leads to (rendered by the session: ask once)."""
+        return self.table.session.question()[0].text
 
     def asking(self) -> bool:
         """Whether the last sentence captioned is the question's."""
         said = [c[2] for c in self.captions.shown if c[1] != "state"]
-        return bool(said) and self.is_question(said[-1])
+        return bool(said) and of_question(said[-1], self.question())
 
     def transcripts(self, since: float, until: float = float("inf")) -> list[str]:
         """What the recogniser made of each utterance decoded between ``since`` and ``until``:
@@ -312,9 +310,16 @@ class Room:
         self.ears.ears.close()
 
 
+def of_question(caption: str, question: str) -> bool:
+    """Whether ``caption`` is a sentence of ``question`` (captioned sentence by sentence;
+    marked AGAIN in a passage said again)."""
+    return len(caption) > 10 and question.startswith(caption.removeprefix(AGAIN))
+
+
 def acted(word: str, room: Room, after: float) -> bool:
     """Whether the loop did what ``word`` asks, from the captions after ``after``."""
-    asked = lambda c: room.is_question(c[2])  # noqa: E731
+    question = room.question()
+    asked = lambda c: of_question(c[2], question)  # noqa: E731
     # said again: the sentence playing cut, then captioned as said again (a passage already
     # being said again goes on captioned so: that alone is no sign)
     again = lambda c: (c[2].startswith(AGAIN)  # noqa: E731
