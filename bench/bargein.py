@@ -62,7 +62,7 @@ from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
-from narrator.voice.echo import EchoCanceller  # noqa: E402
+from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
 from narrator.voice.mic import Mic  # noqa: E402
 
 COMMANDS = ("pause", "next", "stop", "repeat")
@@ -330,34 +330,39 @@ def acted(word: str, room: Room, after: float) -> bool:
 
 
 class Measured:
-    """A canceller, keeping both sides (with the time each frame was captured) and its CPU."""
+    """A canceller, keeping what it took in and gave out (with the time each frame was
+    captured) and its CPU."""
 
     def __init__(self, inner: EchoCanceller) -> None:
         self.inner = inner
-        self.raw, self.cleaned, self.played, self.times, self.cpu = [], [], [], [], 0.0
+        self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
+        self.cpu = 0.0
 
-    def clean(self, frame: bytes, at: float) -> bytes:
+    def clean(self, frame: bytes, at: float) -> Cleaned:
         start = time.thread_time()
         cleaned = self.inner.clean(frame, at)
         self.cpu += time.thread_time() - start
         self.times.append((at, self.inner.delay.seconds, self.inner.delay.audible(at)))
-        self.raw.append(np.frombuffer(frame, np.int16).astype(np.float64))
+        self.raw.append(pcm(frame))
         self.played.append(self.inner.reference.read(at, len(frame) // 2))
-        self.cleaned.append(np.frombuffer(cleaned, np.int16).astype(np.float64))
+        self.cleaned.append(pcm(cleaned.gate))
+        self.heard.append(pcm(cleaned.heard))
         return cleaned
 
     def save(self, out: Path, name: str, span: tuple[float, float] | None = None
-             ) -> tuple[np.ndarray, np.ndarray]:
-        """Both sides as WAVs in ``out`` (and the frames' times, .npy); the arrays. ``span``:
-        only the frames captured between its two times."""
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The capture (raw), AEC3's output (clean), the linear filter's (heard) and what was
+        played as WAVs in ``out`` (and the frames' times, .npy); the first three arrays.
+        ``span``: only the frames captured between its two times."""
         keep = [span is None or span[0] <= at <= span[1] for at, *_ in self.times]
         pick = lambda frames: [f for f, k in zip(frames, keep) if k] or [np.zeros(1)]  # noqa: E731
-        raw, clean = np.concatenate(pick(self.raw)), np.concatenate(pick(self.cleaned))
-        sf.write(out / f"{name}_raw.wav", raw / 32768, 16000)
-        sf.write(out / f"{name}_clean.wav", clean / 32768, 16000)
+        raw, clean, heard = (np.concatenate(pick(sound))
+                             for sound in (self.raw, self.cleaned, self.heard))
+        for kind, sound in (("raw", raw), ("clean", clean), ("heard", heard)):
+            sf.write(out / f"{name}_{kind}.wav", sound / 32768, 16000)
         np.save(out / f"{name}_times.npy", np.array(pick(self.times)))
         sf.write(out / f"{name}_played.wav", np.concatenate(pick(self.played)), 16000)
-        return raw, clean
+        return raw, clean, heard
 
 
 def part_erle(env, out: Path) -> None:
@@ -376,16 +381,18 @@ def part_erle(env, out: Path) -> None:
     speaker.stop()
     speaker.close()
     mic.close()
-    raw, clean = measured.save(out, "erle")
-    seconds_heard = [(np.mean(raw[i:i + 16000] ** 2), np.mean(clean[i:i + 16000] ** 2))
-                     for i in range(CONVERGE * 16000, len(raw) - 16000, 16000)]
-    seconds_heard = [(r, c) for r, c in seconds_heard if r > 300.0 ** 2]
-    erle = [10 * np.log10(r / max(c, 1e-3)) for r, c in seconds_heard]
-    total = 10 * np.log10(sum(r for r, _ in seconds_heard)
-                          / max(sum(c for _, c in seconds_heard), 1e-3))
-    print(f"ERLE after the first {CONVERGE} s, over {len(erle)} s of narration: {total:.1f} dB "
-          f"overall; per second median {statistics.median(erle):.1f} dB, worst "
-          f"{min(erle):.1f} dB")
+    raw, clean, heard = measured.save(out, "erle")
+    for kind, cancelled in (("AEC3 (the endpointer's gate)", clean),
+                            ("linear (what the recogniser hears)", heard)):
+        seconds_heard = [(np.mean(raw[i:i + 16000] ** 2), np.mean(cancelled[i:i + 16000] ** 2))
+                         for i in range(CONVERGE * 16000, len(raw) - 16000, 16000)]
+        seconds_heard = [(r, c) for r, c in seconds_heard if r > 300.0 ** 2]
+        erle = [10 * np.log10(r / max(c, 1e-3)) for r, c in seconds_heard]
+        total = 10 * np.log10(sum(r for r, _ in seconds_heard)
+                              / max(sum(c for _, c in seconds_heard), 1e-3))
+        print(f"{kind}: ERLE after the first {CONVERGE} s, over {len(erle)} s of narration: "
+              f"{total:.1f} dB overall; per second median {statistics.median(erle):.1f} dB, "
+              f"worst {min(erle):.1f} dB")
     print(f"delay tracked: {measured.inner.delay.seconds * 1000:.0f} ms (last estimates "
           f"{[round(e * 1000) for e, _ in measured.inner.delay.estimates]}); "
           f"{measured.inner.reference.gaps} output underruns reported")
@@ -438,6 +445,10 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
         q = np.percentile(latencies, [50, 95]) * 1000
         print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
               f"(n={len(latencies)}; speaker stop call + output latency)")
+
+
+def pcm(frame: bytes) -> np.ndarray:
+    return np.frombuffer(frame, np.int16).astype(np.float64)
 
 
 def narrator_level(room: Room) -> float:

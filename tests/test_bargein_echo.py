@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import soxr
 
-from narrator.voice.echo import (RATE, DelayTracker, EchoCanceller, OutputReference,
-                                 SampleClock, estimate_lag)
+from narrator.voice.echo import (RATE, STEP, DelayTracker, EchoCanceller, LinearEcho,
+                                 OutputReference, SampleClock, estimate_lag)
 
 pytest.importorskip("livekit.rtc")
 
@@ -100,12 +100,15 @@ def test_a_small_shift_of_the_echo_is_followed_within_a_second_and_a_half():
     assert tracker.seconds == pytest.approx(0.13, abs=0.003)
 
 
-def cleaned(canceller: EchoCanceller, mic: np.ndarray, start: float) -> np.ndarray:
-    """``mic`` through ``canceller`` in 30 ms frames, captured from ``start``."""
+def cleaned(canceller: EchoCanceller, mic: np.ndarray, start: float,
+            kind: str = "gate") -> np.ndarray:
+    """``mic`` through ``canceller`` in 30 ms frames, captured from ``start``: its ``kind`` of
+    output ("gate": AEC3's, "heard": the linear filter's)."""
     out = []
     for i in range(0, len(mic), 480):
         frame = (mic[i:i + 480] * 32767).astype(np.int16).tobytes()
-        out.append(np.frombuffer(canceller.clean(frame, start + i / RATE), np.int16) / 32767)
+        got = getattr(canceller.clean(frame, start + i / RATE), kind)
+        out.append(np.frombuffer(got, np.int16) / 32767)
     return np.concatenate(out)
 
 
@@ -114,8 +117,11 @@ def test_a_microphone_that_does_not_hear_the_narrator_is_left_as_it_is():
     would otherwise suppress them as if they were echo)."""
     narration, player = speechlike(12.0, 7), speechlike(12.0, 8) * 0.5
     canceller = EchoCanceller(played(narration, start=200.0))
-    clean = cleaned(canceller, player, 200.0)
-    np.testing.assert_allclose(clean, player, atol=2 / 32767)
+    outputs = [cleaned(canceller, player, 200.0)]
+    outputs.append(np.frombuffer(canceller.clean((player[:480] * 32767).astype(np.int16)
+                                                 .tobytes(), 212.0).heard, np.int16) / 32767)
+    np.testing.assert_allclose(outputs[0], player, atol=2 / 32767)
+    np.testing.assert_allclose(outputs[1], player[:480], atol=2 / 32767)
     assert canceller.delay.deaf  # so the ears take no words of the table for its echo
 
 
@@ -129,7 +135,12 @@ def test_a_silent_microphone_is_known_deaf_to_the_narrator_only_after_seconds_of
     assert canceller.delay.deaf
 
 
-def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
+NARRATION_ONLY, BOTH = slice(5 * RATE, 9 * RATE), slice(9 * RATE, 12 * RATE)
+
+
+def a_player_over_the_narration(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The narrator's echo in a room, a player speaking over it from 9 s on, and the
+    canceller's ``kind`` of output: (echo, player, output)."""
     narration, player = speechlike(12.0, 5), speechlike(12.0, 6) * 0.5
     reference = played(narration, start=100.0)
     room = np.zeros(int(0.05 * RATE), np.float32)  # a room: a direct path and reflections
@@ -138,15 +149,46 @@ def test_the_narrators_voice_is_cancelled_and_a_players_voice_kept():
     echo = np.convolve(narration, room)[:len(narration)]
     echo = np.concatenate([np.zeros(delay, np.float32), echo])[:len(narration)]
     talk = np.zeros_like(player)
-    talk[9 * RATE:] = player[9 * RATE:]  # a player speaks over the narration from 9 s on
-    mic = np.clip(echo + talk, -1, 1)
+    talk[BOTH] = player[BOTH]
     canceller = EchoCanceller(reference)
-    clean = cleaned(canceller, mic, 100.0)
+    out = cleaned(canceller, np.clip(echo + talk, -1, 1), 100.0, kind)
     assert not canceller.delay.deaf
-    narration_only = slice(5 * RATE, 9 * RATE)
-    assert level_db(echo[narration_only]) - level_db(clean[narration_only]) > 25
-    both = slice(9 * RATE, 12 * RATE)
-    kept = level_db(clean[both]) - level_db(talk[both])
+    return echo, talk, out
+
+
+def likeness(out: np.ndarray, talk: np.ndarray) -> float:
+    """How alike the output is to the player's voice while both speak (1: the same)."""
+    return estimate_lag(out[BOTH][RATE // 10:], talk[BOTH], RATE // 10)[1]
+
+
+def test_the_narrators_voice_is_suppressed_at_the_gate_and_a_players_voice_gets_through():
+    echo, talk, gate = a_player_over_the_narration("gate")
+    assert level_db(echo[NARRATION_ONLY]) - level_db(gate[NARRATION_ONLY]) > 25
+    kept = level_db(gate[BOTH]) - level_db(talk[BOTH])
     assert -6 < kept < 3, "the player's voice comes through"
-    _, likeness = estimate_lag(clean[both][RATE // 10:], talk[both], RATE // 10)
-    assert likeness > 0.6  # the same voice (AEC3 suppresses some of it while both talk)
+    assert likeness(gate, talk) > 0.6  # the same voice (AEC3 suppresses some of it)
+
+
+def test_the_recogniser_hears_a_player_over_the_narration_whole_and_the_narrator_faintly():
+    """The linear filter takes most of the narrator out and leaves the player's voice as it
+    was, where AEC3's suppressor takes part of it away too."""
+    echo, talk, heard = a_player_over_the_narration("heard")
+    assert level_db(echo[NARRATION_ONLY]) - level_db(heard[NARRATION_ONLY]) > 20
+    assert abs(level_db(heard[BOTH]) - level_db(talk[BOTH])) < 1.0
+    assert likeness(heard, talk) > 0.95
+
+
+def test_the_linear_filter_never_makes_a_block_louder_than_it_was_captured():
+    """When the echo moves (or stops reaching the microphone), the filter's estimate is wrong
+    for a while: what it would subtract would add sound; the block is handed on as captured."""
+    narration, talk = speechlike(8.0, 3).astype(np.float64), speechlike(8.0, 4) * 0.05
+    echo = np.concatenate([np.zeros(40), narration])[:len(narration)] * 0.5
+    linear = LinearEcho()
+    blocks = range(0, 4 * RATE, STEP)
+    for i in blocks:  # it learns the echo path
+        linear.cancel(narration[i:i + STEP], echo[i:i + STEP])
+    captured = [talk[i:i + STEP] for i in range(4 * RATE, 8 * RATE, STEP)]  # no echo now
+    moved = [(near, linear.cancel(narration[4 * RATE + k * STEP:][:STEP], near))
+             for k, near in enumerate(captured)]
+    assert all(np.mean(out ** 2) <= np.mean(near ** 2) for near, out in moved)
+    assert any(out is near for near, out in moved)  # it would have made some louder

@@ -62,3 +62,16 @@ def test_a_short_quiet_is_a_pause_and_the_next_sound_resumes_the_utterance():
     assert got.index("resume") == 20 + 10 + 6  # the first loud frame after it
     assert got.count("start") == got.count("end") == 1 and got.count("pause") == 2
     assert got.index("end") == 20 + 10 + 6 + 5 + 9
+
+
+def test_speech_is_judged_by_the_gate_and_the_frames_are_handed_on_as_heard():
+    """Over the narration the endpointer judges by AEC3's suppressed output (``Mic.gate``):
+    the narrator's faint residue in what the recogniser hears starts nothing, a player's
+    voice at the gate does, and the audio handed on is what the recogniser hears."""
+    ep = Endpointer()
+    residue = [frame(900) for _ in range(40)]
+    assert {ep.push(heard, frame(40))[0] for heard in residue} == {"silence"}
+    said = [frame(3000) for _ in range(3)]
+    got = [ep.push(heard, frame(2000)) for heard in said]
+    assert got[-1][0] == "start"
+    assert got[-1][1].endswith(b"".join(said)) and got[-1][1].startswith(b"".join(residue[-7:]))

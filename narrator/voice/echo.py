@@ -3,8 +3,12 @@
 ``PLAYED`` (an ``OutputReference``) keeps what the players of this process send to the sound
 device, mixed, as 16 kHz mono on the monotonic clock: each output callback writes its block
 with the time its first sample is heard. The microphone reads it back for the span each frame
-was captured in (``EchoCanceller.clean``) and WebRTC's AEC3 (livekit's AudioProcessingModule)
-removes it, before noise suppression and recognition.
+was captured in (``EchoCanceller.clean``) and takes it out twice, before noise suppression and
+recognition: WebRTC's AEC3 (livekit's AudioProcessingModule) cancels and then *suppresses*
+what is left, so its output is near silence until someone speaks (the endpointer's gate), but
+it suppresses much of their voice too while the narrator reads; a linear filter of our own
+(``LinearEcho``) only cancels, so the table's words come through whole over a faint residue
+of the narrator's (what the recogniser hears).
 
 Devices differ in how late the narrator's voice reaches the microphone (20–300 ms), and the
 time stamps the audio APIs give are rough and shift on a busy machine, so ``DelayTracker``
@@ -18,6 +22,7 @@ import atexit
 import sys
 import threading
 from collections import deque
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,6 +41,8 @@ AGREE = 0.01               # seconds two estimates may differ by and agree
 FOLLOW = 0.004             # seconds of change worth following (AEC3 takes up less itself)
 FORGET = 10.0              # seconds without the narrator found in the capture before it is
                            # taken to be inaudible there (headphones, another room)
+PARTS = 12                 # the linear filter's partitions of STEP samples (120 ms of echo path)
+MU = 0.5                   # its normalised step
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
                            # capture before the microphone is taken never to hear it (with FORGET)
 
@@ -237,11 +244,60 @@ def _level(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(x ** 2))) if x.size else 0.0
 
 
+class LinearEcho:
+    """The narrator's echo as a linear function of what it played, taken out of the capture:
+    a partitioned-block frequency-domain NLMS filter (overlap-save, STEP-sample blocks, PARTS
+    partitions: the echo path's first PARTS × 10 ms after the aligned reference). Unlike AEC3's
+    suppressor it leaves what the table says over the narration whole, with the echo's
+    residue under it. Someone talking makes the residual louder than the echo the filter
+    predicts; the step then shrinks in proportion, so their voice does not teach it (double
+    talk). One partition's gradient is constrained per block, in turn (as Speex's MDF does).
+    A block the filter would make louder (it has not converged, or the echo moved) is handed
+    on as captured."""
+
+    def __init__(self, parts: int = PARTS, step: float = MU) -> None:
+        self.parts, self.step = parts, step
+        self._weights = np.zeros((parts, STEP + 1), complex)
+        self._spectra = np.zeros((parts, STEP + 1), complex)
+        self._previous = np.zeros(STEP)
+        self._power = np.full(STEP + 1, 1e-6)
+        self._turn = 0
+
+    def cancel(self, far: np.ndarray, near: np.ndarray) -> np.ndarray:
+        """``near`` (STEP samples, float) less the echo of ``far`` (the aligned reference)."""
+        spectrum = np.fft.rfft(np.concatenate([self._previous, far]))
+        self._previous = far
+        self._spectra = np.roll(self._spectra, 1, axis=0)
+        self._spectra[0] = spectrum
+        echo = np.fft.irfft((self._weights * self._spectra).sum(axis=0))[STEP:]
+        residual = near - echo
+        self._power = 0.9 * self._power + 0.1 * np.abs(spectrum) ** 2
+        predicted, left = float(np.mean(echo ** 2)), float(np.mean(residual ** 2))
+        rate = self.step * (min(1.0, 2 * predicted / left) if predicted > 1e-7 and left > 0
+                            else 1.0)
+        error = np.fft.rfft(np.concatenate([np.zeros(STEP), residual]))
+        self._weights += (rate * error / (self._power * self.parts + 1e-6)
+                          * np.conj(self._spectra))
+        turn = self._turn = (self._turn + 1) % self.parts
+        taps = np.fft.irfft(self._weights[turn])
+        taps[STEP:] = 0.0
+        self._weights[turn] = np.fft.rfft(taps)
+        return near if left > float(np.mean(near ** 2)) else residual  # never worse than none
+
+
+class Cleaned(NamedTuple):
+    """A microphone frame less the narrator's voice, two ways (int16 bytes)."""
+
+    heard: bytes  # only cancelled (``LinearEcho``): what the recogniser hears
+    gate: bytes   # cancelled and suppressed (AEC3): whether someone speaks
+
+
 class EchoCanceller:
-    """WebRTC AEC3 on 16 kHz int16 microphone frames, with ``PLAYED`` as its far end. It runs
-    only while the narrator's voice is found in the capture: a microphone that does not hear it
-    (headphones, a separate sink) is passed on untouched, since AEC3's suppression there only
-    takes away the table's own words while the narrator speaks."""
+    """WebRTC AEC3 and ``LinearEcho`` on 16 kHz int16 microphone frames, with ``PLAYED`` as
+    their far end. They run only while the narrator's voice is found in the capture: a
+    microphone that does not hear it (headphones, a separate sink) is passed on untouched,
+    since AEC3's suppression there only takes away the table's own words while the narrator
+    speaks."""
 
     def __init__(self, reference: OutputReference = PLAYED) -> None:
         from livekit import rtc
@@ -251,22 +307,27 @@ class EchoCanceller:
         self._apm.set_stream_delay_ms(round(LEAD * 1000))
         self.reference = reference
         self.delay = DelayTracker(reference)
+        self.linear = LinearEcho()
 
-    def clean(self, frame: bytes, at: float) -> bytes:
+    def clean(self, frame: bytes, at: float) -> Cleaned:
         """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice."""
         near = np.frombuffer(frame, np.int16)
         self.delay.observe(near.astype(np.float32) / 32768.0, at)
         if not self.delay.audible(at):
-            return frame
+            return Cleaned(frame, frame)
         far = self.reference.read(at - self.delay.seconds + LEAD, len(near))
         far16 = (np.clip(far, -1.0, 1.0) * 32767).astype(np.int16)
-        out = bytearray()
+        gate, heard = bytearray(), np.zeros(len(near))
         for i in range(0, len(near) - STEP + 1, STEP):
             self._apm.process_reverse_stream(self._frame(far16[i:i + STEP]))
             part = self._frame(near[i:i + STEP])
             self._apm.process_stream(part)
-            out += bytes(part.data)
-        return bytes(out) + frame[len(out):]
+            gate += bytes(part.data)
+            heard[i:i + STEP] = self.linear.cancel(far[i:i + STEP].astype(np.float64),
+                                                   near[i:i + STEP] / 32768.0)
+        heard16 = (np.clip(heard, -1.0, 1.0) * 32767).astype(np.int16)
+        return Cleaned(heard16.tobytes()[:len(gate)] + frame[len(gate):],
+                       bytes(gate) + frame[len(gate):])
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))

@@ -67,7 +67,9 @@ PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 class Source(Protocol):
     """Frames of 16 kHz mono int16. A microphone also has ``captured_until`` (monotonic time
     the end of the last frame read was captured: the ears place an utterance by it, however
-    far behind the sound they read) and ``hears_narrator`` (False: no echo can reach it)."""
+    far behind the sound they read), ``hears_narrator`` (False: no echo can reach it) and
+    ``gate`` (the last frame with the narrator's echo suppressed, which the endpointer judges
+    speech by: ``voice/echo.py``)."""
 
     def read(self, timeout: float | None = None) -> bytes | None:
         """One frame, None when none came in time; EOFError when the source is exhausted."""
@@ -241,7 +243,7 @@ class Ears:
 
     def _hear(self, frame: bytes, expectation: Expectation | None, mode: str,
               echo: str) -> Utterance | None:
-        event, audio = self.endpointer.push(frame)
+        event, audio = self.endpointer.push(frame, getattr(self.source, "gate", None))
         if event == "start":
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake", tracks=self.tracks)

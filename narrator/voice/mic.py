@@ -69,8 +69,10 @@ class Endpointer:
         self._length = 0
         self._recent: deque[bytes] = deque(maxlen=self.preroll_frames)
 
-    def push(self, frame: bytes) -> tuple[str, bytes]:
-        level = rms(frame)
+    def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
+        """The event ``frame`` makes; its loudness is ``gate``'s when given (the frame with the
+        narrator's echo suppressed: ``Mic.gate``)."""
+        level = rms(frame if gate is None else gate)
         if self.floor is None:
             self.floor = max(level, 1.0)
         if not self.in_speech:
@@ -124,8 +126,11 @@ class Mic:
         self.echo = echo  # an EchoCanceller, or None: the frames as captured
         #: called with each frame as captured, before echo cancellation (in PortAudio's thread)
         self.tap: Callable[[bytes], None] | None = None
-        self._frames: queue.Queue[tuple[float, bytes]] = queue.Queue(maxsize=400)
+        self._frames: queue.Queue[tuple[float, bytes, bytes | None]] = queue.Queue(maxsize=400)
         self.captured_until = 0.0  # monotonic time the end of the last frame read was captured
+        #: the last frame read with the narrator's voice suppressed too (None: the frame as
+        #: read): what the endpointer judges speech by, while the recogniser hears the frame
+        self.gate: bytes | None = None
         self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
         self._canceller: threading.Thread | None = None
         if echo is not None:
@@ -161,7 +166,7 @@ class Mic:
             self.tap(bytes(data))
         try:
             if self.echo is None:
-                self._frames.put_nowait((at, bytes(data)))
+                self._frames.put_nowait((at, bytes(data), None))
             else:
                 self._captured.put_nowait((at, bytes(data)))
         except queue.Full:
@@ -172,7 +177,7 @@ class Mic:
         while (captured := self._captured.get()) is not None:
             at, frame = captured
             try:
-                self._frames.put_nowait((at, self.echo.clean(frame, at)))
+                self._frames.put_nowait((at, *self.echo.clean(frame, at)))
             except queue.Full:
                 self.dropped += 1
 
@@ -199,7 +204,7 @@ class Mic:
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:
-            at, frame = self._frames.get(timeout=timeout)
+            at, frame, self.gate = self._frames.get(timeout=timeout)
         except queue.Empty:
             return None
         self.captured_until = at + len(frame) / 2 / RATE
