@@ -43,6 +43,8 @@ FORGET = 10.0              # seconds without the narrator found in the capture b
                            # taken to be inaudible there (headphones, another room)
 PARTS = 12                 # the linear filter's partitions of STEP samples (120 ms of echo path)
 MU = 0.5                   # its normalised step
+CONVERGED = 10.0           # dB of echo it must take out before the recogniser hears its output
+SMOOTH = 0.01              # per 10 ms block: how fast its measure of that follows
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
                            # capture before the microphone is taken never to hear it (with FORGET)
 
@@ -251,9 +253,7 @@ class LinearEcho:
     suppressor it leaves what the table says over the narration whole, with the echo's
     residue under it. Someone talking makes the residual louder than the echo the filter
     predicts; the step then shrinks in proportion, so their voice does not teach it (double
-    talk). One partition's gradient is constrained per block, in turn (as Speex's MDF does).
-    A block the filter would make louder (it has not converged, or the echo moved) is handed
-    on as captured."""
+    talk). One partition's gradient is constrained per block, in turn (as Speex's MDF does)."""
 
     def __init__(self, parts: int = PARTS, step: float = MU) -> None:
         self.parts, self.step = parts, step
@@ -262,6 +262,11 @@ class LinearEcho:
         self._previous = np.zeros(STEP)
         self._power = np.full(STEP + 1, 1e-6)
         self._turn = 0
+        self._before = self._after = 1e-12  # captured and residual power, echo alone (smoothed)
+        #: it has taken CONVERGED dB of the echo out, over a second or so in which its own
+        #: prediction said the narrator alone was heard (once: after that the blocks it would
+        #: make louder are what tells the echo moved)
+        self.converged = False
 
     def cancel(self, far: np.ndarray, near: np.ndarray) -> np.ndarray:
         """``near`` (STEP samples, float) less the echo of ``far`` (the aligned reference)."""
@@ -275,6 +280,10 @@ class LinearEcho:
         predicted, left = float(np.mean(echo ** 2)), float(np.mean(residual ** 2))
         rate = self.step * (min(1.0, 2 * predicted / left) if predicted > 1e-7 and left > 0
                             else 1.0)
+        if rate >= self.step / 2 and predicted > 1e-7 and not self.converged:  # echo alone
+            self._before += SMOOTH * (float(np.mean(near ** 2)) - self._before)
+            self._after += SMOOTH * (left - self._after)
+            self.converged = 10 * np.log10(self._before / self._after) >= CONVERGED
         error = np.fft.rfft(np.concatenate([np.zeros(STEP), residual]))
         self._weights += (rate * error / (self._power * self.parts + 1e-6)
                           * np.conj(self._spectra))
@@ -282,7 +291,7 @@ class LinearEcho:
         taps = np.fft.irfft(self._weights[turn])
         taps[STEP:] = 0.0
         self._weights[turn] = np.fft.rfft(taps)
-        return near if left > float(np.mean(near ** 2)) else residual  # never worse than none
+        return residual
 
 
 class Cleaned(NamedTuple):
@@ -297,7 +306,9 @@ class EchoCanceller:
     their far end. They run only while the narrator's voice is found in the capture: a
     microphone that does not hear it (headphones, a separate sink) is passed on untouched,
     since AEC3's suppression there only takes away the table's own words while the narrator
-    speaks."""
+    speaks. The recogniser hears AEC3's output instead of the linear filter's until that has
+    converged (in a room where it never does, always), and any 10 ms the filter would make
+    louder (the echo moved, or someone's voice misled it) as captured."""
 
     def __init__(self, reference: OutputReference = PLAYED) -> None:
         from livekit import rtc
@@ -317,17 +328,21 @@ class EchoCanceller:
             return Cleaned(frame, frame)
         far = self.reference.read(at - self.delay.seconds + LEAD, len(near))
         far16 = (np.clip(far, -1.0, 1.0) * 32767).astype(np.int16)
-        gate, heard = bytearray(), np.zeros(len(near))
+        gate, heard = bytearray(), bytearray()
         for i in range(0, len(near) - STEP + 1, STEP):
             self._apm.process_reverse_stream(self._frame(far16[i:i + STEP]))
             part = self._frame(near[i:i + STEP])
             self._apm.process_stream(part)
             gate += bytes(part.data)
-            heard[i:i + STEP] = self.linear.cancel(far[i:i + STEP].astype(np.float64),
-                                                   near[i:i + STEP] / 32768.0)
-        heard16 = (np.clip(heard, -1.0, 1.0) * 32767).astype(np.int16)
-        return Cleaned(heard16.tobytes()[:len(gate)] + frame[len(gate):],
-                       bytes(gate) + frame[len(gate):])
+            captured = near[i:i + STEP] / 32768.0
+            left = self.linear.cancel(far[i:i + STEP].astype(np.float64), captured)
+            worse = np.mean(left ** 2) > np.mean(captured ** 2)  # never worse than none
+            heard += (near[i:i + STEP].tobytes() if worse
+                      else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
+        tail = frame[len(gate):]  # less than a step: as captured
+        if not self.linear.converged:  # not yet (or never, in this room): AEC3's output
+            return Cleaned(bytes(gate) + tail, bytes(gate) + tail)
+        return Cleaned(bytes(heard) + tail, bytes(gate) + tail)
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))
