@@ -329,6 +329,11 @@ def acted(word: str, room: Room, after: float) -> bool:
     return room.wait(want, after, ACT_WITHIN) is not None
 
 
+def pcm(frame: bytes) -> np.ndarray:
+    """int16 samples as float64."""
+    return np.frombuffer(frame, np.int16).astype(np.float64)
+
+
 class Measured:
     """A canceller, keeping what it took in and gave out (with the time each frame was
     captured) and its CPU."""
@@ -445,10 +450,6 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
         q = np.percentile(latencies, [50, 95]) * 1000
         print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
               f"(n={len(latencies)}; speaker stop call + output latency)")
-
-
-def pcm(frame: bytes) -> np.ndarray:
-    return np.frombuffer(frame, np.int16).astype(np.float64)
 
 
 def narrator_level(room: Room) -> float:

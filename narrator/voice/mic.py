@@ -6,7 +6,8 @@ the callback status, and shows each frame as captured to its ``tap`` (a level me
 see the narrator's voice before it is cancelled). Given an echo canceller
 (``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
 comes in, so cancellation keeps up with the sound even while a recogniser decoding holds up
-the reader. ``Endpointer``
+the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
+narrator's voice suppressed as well, which the endpointer judges speech by. ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on. A short
