@@ -188,6 +188,12 @@ def test_the_recogniser_hears_aec3_until_the_linear_filter_converges_never_anyth
     heard, gate = cleaned(EchoCanceller(played(narration, start=50.0)), mic, 50.0)
     first, learnt = slice(0, RATE), slice(5 * RATE, 8 * RATE)
     np.testing.assert_array_equal(heard[first], gate[first])
+    fresh = EchoCanceller(played(narration, start=50.0))
+    frames = [(mic[i:i + 480] * 32767).astype(np.int16).tobytes() for i in range(0, RATE, 480)]
+    outputs = [fresh.clean(frame, 50.0 + i * 0.03) for i, frame in enumerate(frames)]
+    assert all(got.heard is got.gate for got in outputs)  # one object: Mic.gate is None, and
+    # the endpointer judges the frame as the recogniser hears it (denoised, if it is)
+    assert any(got.gate != frame for got, frame in zip(outputs, frames))  # AEC3 was at work
     assert not np.array_equal(heard[learnt], gate[learnt])  # its own output once converged
     steps = [slice(i, i + STEP) for i in range(8 * RATE, 12 * RATE, STEP)]
     assert all(level_db(heard[s]) <= level_db(mic[s]) + 0.01 for s in steps)

@@ -295,7 +295,8 @@ class LinearEcho:
 
 
 class Cleaned(NamedTuple):
-    """A microphone frame less the narrator's voice, two ways (int16 bytes)."""
+    """A microphone frame less the narrator's voice, two ways (int16 bytes); one and the same
+    object when the recogniser hears what the gate gives."""
 
     heard: bytes  # only cancelled (``LinearEcho``): what the recogniser hears
     gate: bytes   # cancelled and suppressed (AEC3): whether someone speaks
@@ -341,7 +342,8 @@ class EchoCanceller:
                       else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
         tail = frame[len(gate):]  # less than a step: as captured
         if not self.linear.converged:  # not yet (or never, in this room): AEC3's output
-            return Cleaned(bytes(gate) + tail, bytes(gate) + tail)
+            suppressed = bytes(gate) + tail
+            return Cleaned(suppressed, suppressed)
         return Cleaned(bytes(heard) + tail, bytes(gate) + tail)
 
     def _frame(self, samples: np.ndarray):

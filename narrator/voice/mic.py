@@ -129,8 +129,9 @@ class Mic:
         self.tap: Callable[[bytes], None] | None = None
         self._frames: queue.Queue[tuple[float, bytes, bytes | None]] = queue.Queue(maxsize=400)
         self.captured_until = 0.0  # monotonic time the end of the last frame read was captured
-        #: the last frame read with the narrator's voice suppressed too (None: the frame as
-        #: read): what the endpointer judges speech by, while the recogniser hears the frame
+        #: the last frame read with the narrator's voice suppressed too (None: judge the frame
+        #: as read, after any denoiser): what the endpointer judges speech by, while the
+        #: recogniser hears the frame
         self.gate: bytes | None = None
         self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
         self._canceller: threading.Thread | None = None
@@ -178,7 +179,8 @@ class Mic:
         while (captured := self._captured.get()) is not None:
             at, frame = captured
             try:
-                self._frames.put_nowait((at, *self.echo.clean(frame, at)))
+                heard, gate = self.echo.clean(frame, at)
+                self._frames.put_nowait((at, heard, None if gate is heard else gate))
             except queue.Full:
                 self.dropped += 1
 
