@@ -49,7 +49,7 @@ def say_in_room(path, env) -> float:
 
 @pytest.mark.xfail(reason="issue 17, open: 'pause' said over the narration in the "
                    "narrator's own speaker's voice (flite slt) is still lost in some runs: "
-                   "4 of 6 runs passed with the linear filter, 0 of 3 without (docs/barge-in.md)",
+                   "4 of 8 runs passed with the linear filter, 0 of 3 without (docs/barge-in.md)",
                    strict=False)
 def test_pause_said_over_the_narrators_own_voice_stops_track_1_and_resume_reads_on(
         tmp_path, monkeypatch):
