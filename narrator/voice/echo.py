@@ -337,7 +337,7 @@ class EchoCanceller:
             gate += bytes(part.data)
             captured = near[i:i + STEP] / 32768.0
             left = self.linear.cancel(far[i:i + STEP].astype(np.float64), captured)
-            worse = np.mean(left ** 2) > np.mean(captured ** 2)  # never worse than none
+            worse = _level(left) > _level(captured)  # never worse than none
             heard += (near[i:i + STEP].tobytes() if worse
                       else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
         tail = frame[len(gate):]  # less than a step: as captured
