@@ -117,11 +117,8 @@ def test_a_microphone_that_does_not_hear_the_narrator_is_left_as_it_is():
     would otherwise suppress them as if they were echo)."""
     narration, player = speechlike(12.0, 7), speechlike(12.0, 8) * 0.5
     canceller = EchoCanceller(played(narration, start=200.0))
-    outputs = [cleaned(canceller, player, 200.0).gate]
-    outputs.append(np.frombuffer(canceller.clean((player[:480] * 32767).astype(np.int16)
-                                                 .tobytes(), 212.0).heard, np.int16) / 32767)
-    np.testing.assert_allclose(outputs[0], player, atol=2 / 32767)
-    np.testing.assert_allclose(outputs[1], player[:480], atol=2 / 32767)
+    for output in cleaned(canceller, player, 200.0):  # what is heard, and the gate
+        np.testing.assert_allclose(output, player, atol=2 / 32767)
     assert canceller.delay.deaf  # so the ears take no words of the table for its echo
 
 
