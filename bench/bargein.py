@@ -18,8 +18,9 @@ itself as a laptop does at a table.
   names, e.g. ``flite:rms,espeak:en-gb``; flite's slt is the same speaker, CMU's SLT, as the
   narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to
   the question; read the passage again) within 5 s. Latency: end of the word (the clip's last
-  loud 10 ms) to the narration stopping (the speaker told to stop, skip or pause, plus the
-  output stream's latency), p50/p95. Each trial prints what the ears handed the loop (and in
+  loud 10 ms, found in the capture by cross-correlation, on the capture's clock) to the
+  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
+  latency), p50/p95. Each trial prints what the ears handed the loop (and in
   which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
   confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
@@ -63,7 +64,7 @@ from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
 from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
-from narrator.voice.mic import Mic  # noqa: E402
+from narrator.voice.mic import FRAME, RATE, Mic  # noqa: E402
 
 COMMANDS = ("pause", "next", "stop", "repeat")
 LEVELS = (0.0, -6.0)  # dB of the player's speech relative to the narrator's
@@ -94,6 +95,23 @@ def word_end(samples: np.ndarray, rate: int) -> float:
     peak = max(levels)
     last = max(i for i, level in enumerate(levels) if level > 0.05 * peak)
     return (last + 1) * step / rate
+
+
+def heard_end(capture: np.ndarray, starts: np.ndarray, clip: Path, end: float,
+              near: float) -> float | None:
+    """When the word in ``clip`` (its speech ending ``end`` s in) ended in the capture, on the
+    capture's clock: where the clip correlates best with the capture from 2.5 s before
+    ``near`` to 1.5 s after. (``paplay`` returns some 150 ms after its sound was captured, so
+    its own end is late.) ``starts``: the capture time of each 30 ms frame's first sample."""
+    samples, _ = sf.read(clip, dtype="float64")
+    first = int(np.searchsorted(starts, near - 2.5))
+    span = capture[first * FRAME:int(np.searchsorted(starts, near + 1.5)) * FRAME]
+    if first >= len(starts) or len(span) <= len(samples):
+        return None
+    size = len(span) + len(samples)
+    match = np.fft.irfft(np.fft.rfft(span, size) * np.conj(np.fft.rfft(samples, size)), size)
+    at = int(np.argmax(np.abs(match[:len(span) - len(samples) + 1])))
+    return float(starts[first] + (at + end * RATE) / RATE)
 
 
 class Levels:
@@ -298,6 +316,17 @@ class Room:
         return [f"{h.free!r}->{h.text!r} {h.confidence:.2f} {h.seconds:.1f}s"
                 for t, h in list(self.decoded) if since <= t <= until]
 
+    def heard_end(self, clip: Path, end: float, near: float) -> float | None:
+        """When the word of ``clip`` said near ``near`` ended in the capture so far
+        (``heard_end``), on the capture's clock."""
+        frames = list(self.measured.heard)
+        starts = np.array([at for at, *_ in list(self.measured.times)[:len(frames)]])
+        first = max(0, int(np.searchsorted(starts, near - 3.0)))
+        if first >= len(starts):
+            return None
+        capture = np.concatenate(frames[first:len(starts)]).astype(np.float64) / 32768
+        return heard_end(capture, starts[first:], clip, end, near)
+
     def say(self, clip: Path) -> float:
         """Play a player's clip into the room; when it ended (monotonic)."""
         subprocess.run(["paplay", str(clip)], env={**os.environ, **self.env}, check=True,
@@ -427,14 +456,17 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     spoken = ended - length + end
                     ok = acted(word, room, spoken - 0.5)
                     stops = [t for t in room.mouth.stops if t > spoken - 0.5]
-                    if ok and stops:
-                        latencies.append(stops[0] - spoken + room.mouth._player.latency)
+                    heard_at = room.heard_end(clip, end, spoken)
+                    latency = (stops[0] + room.mouth._player.latency - heard_at
+                               if ok and stops and heard_at is not None else None)
+                    if latency is not None:
+                        latencies.append(latency)
                     results[(db, voice)].append(ok)
-                    trials.append((db, voice, word, began, spoken, ok))
+                    trials.append((db, voice, word, began, spoken, ok, heard_at))
                     heard = [f"{h[2]} ({h[1]})" for h in room.ears.heard if h[0] > spoken - 0.5]
                     shown = [] if ok else [c[2][:50] for c in room.captions.since(spoken - 0.5)]
                     print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
-                          + (f" {1000 * (stops[0] - spoken):.0f} ms" if ok and stops else "")
+                          + (f" {1000 * latency:.0f} ms" if latency is not None else "")
                           + f"  heard {heard}; decoded {room.transcripts(began)}"
                           + (f"; shown {shown}" if shown else ""), flush=True)
     finally:
@@ -449,7 +481,8 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
     if latencies:
         q = np.percentile(latencies, [50, 95]) * 1000
         print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
-              f"(n={len(latencies)}; speaker stop call + output latency)")
+              f"(n={len(latencies)}; the word's end where the capture has it, to the speaker's "
+              f"stop call plus its output latency)")
 
 
 def narrator_level(room: Room) -> float:
