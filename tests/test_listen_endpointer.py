@@ -75,3 +75,13 @@ def test_speech_is_judged_by_the_gate_and_the_frames_are_handed_on_as_heard():
     got = [ep.push(heard, frame(2000)) for heard in said]
     assert got[-1][0] == "start"
     assert got[-1][1].endswith(b"".join(said)) and got[-1][1].startswith(b"".join(residue[-7:]))
+
+
+def test_a_word_the_suppressor_takes_whole_still_starts_an_utterance():
+    """AEC3's suppressor can take a soft voice whole (its gate stays as quiet as over the
+    narration alone): a word that loud in what the recogniser hears still starts one, and the
+    narrator's residue there does not."""
+    ep = Endpointer()
+    assert {ep.push(frame(900), frame(40))[0] for _ in range(40)} == {"silence"}
+    got = [ep.push(frame(6000), frame(40))[0] for _ in range(3)]
+    assert got == ["silence", "silence", "start"]

@@ -7,7 +7,8 @@ see the narrator's voice before it is cancelled). Given an echo canceller
 (``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
 comes in, so cancellation keeps up with the sound even while a recogniser decoding holds up
 the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
-narrator's voice suppressed as well, which the endpointer judges speech by. ``Endpointer``
+narrator's voice suppressed as well, which the endpointer judges speech by (with the heard
+frame far down, for a voice the suppressor took whole). ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
 shorter one when the listener says that what was heard is a phrase that cannot go on. A short
@@ -33,6 +34,10 @@ from narrator.voice.echo import SampleClock
 
 RATE = 16000
 FRAME = 480  # samples: 30 ms
+#: over the narration, a frame is as loud as its gate or its heard level this many times
+#: (22 dB) down, whichever is louder: a word AEC3's suppressor takes whole still starts an
+#: utterance, while the narrator's residue (about 27 dB under its voice) does not
+HEARD_SHARE = 12.0
 
 
 def rms(frame: bytes) -> float:
@@ -72,8 +77,9 @@ class Endpointer:
 
     def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
         """The event ``frame`` makes; its loudness is ``gate``'s when given (the frame with the
-        narrator's echo suppressed: ``Mic.gate``)."""
-        level = rms(frame if gate is None else gate)
+        narrator's echo suppressed: ``Mic.gate``), or the frame's HEARD_SHARE times down when
+        that is louder."""
+        level = rms(frame) if gate is None else max(rms(gate), rms(frame) / HEARD_SHARE)
         if self.floor is None:
             self.floor = max(level, 1.0)
         if not self.in_speech:
