@@ -1,6 +1,6 @@
 """Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
 
-    python bench/bargein.py [--part erle|commands|idle|clocks|all] [--voices N|V1,V2,...]
+    python bench/bargein.py [--part erle|commands|idle|clocks|replay|all] [--voices N|V1,V2,...]
                             [--engine NAME] [--idle-minutes M] [--out DIR]
 
 The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
@@ -24,7 +24,15 @@ itself as a laptop does at a table.
   which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
   confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
-  (commands_*.wav/.npy).
+  (commands_*.wav/.npy, with what the narrator said when: commands_said.npy).
+* ``replay`` (not in ``all``; no room): the ``commands`` recording in ``--out`` again, offline,
+  through the ears as the code has them now (the frames the recogniser heard, AEC3's output
+  for the endpointer, the capture times, and the narrator's timed words for the guard): the
+  share acted at each level, each miss with what was handed to the loop near it, and what was
+  handed to the loop away from the words. It reproduces a run's outcome in a couple of minutes,
+  so a change to the endpointer, recogniser or guard can be tried on many runs before one is
+  played again. (The loop's own reactions are not replayed: what a trial's command would have
+  stopped goes on in the recording.)
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
@@ -64,7 +72,11 @@ from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
 from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
+from narrator.voice.asr import load_recognizer  # noqa: E402
+from narrator.voice.listener import Ears  # noqa: E402
 from narrator.voice.mic import FRAME, RATE, Mic  # noqa: E402
+from narrator.voice.spoken import Echo, Spoken  # noqa: E402
+from narrator.understand import understand  # noqa: E402
 
 COMMANDS = ("pause", "next", "stop", "repeat")
 LEVELS = (0.0, -6.0)  # dB of the player's speech relative to the narrator's
@@ -242,6 +254,7 @@ class Room:
         self.mouth = Watched(Speaker(Settings(output_device="pulse")))
         self.captions = Captions()
         self.decoded: list[tuple[float, object]] = []  # (when, Heard): every decoding
+        self.said: list[list] = []  # every sentence the tables said: [text, start, end]
         self.table: Table | None = None
         self.thread: threading.Thread | None = None
 
@@ -268,6 +281,7 @@ class Room:
         self.mouth.closed = False
         t = time.monotonic()
         self.table = Table(slow_burn(), self.ears, self.captions, NoJournal(), self.mouth)
+        self.table._said = Kept(self.said)
         self.thread = threading.Thread(target=self.table.run, daemon=True)
         self.thread.start()
         return self.wait(lambda c: c[2] == "[reading]", t, 30) is not None
@@ -472,6 +486,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
     finally:
         room.close()
         room.measured.save(out, "commands")
+        np.save(out / "commands_said.npy", np.array(room.said, dtype=object))
         np.save(out / "commands_trials.npy", np.array(trials, dtype=object))
     for db in LEVELS:
         got = [ok for (level, _), oks in results.items() if level == db for ok in oks]
@@ -559,6 +574,77 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
 
 
+class Kept(Spoken):
+    """The loop's log of what it said, every sentence also kept in ``whole`` (the recording's
+    timed echo for ``--part replay``)."""
+
+    def __init__(self, whole: list[list]) -> None:
+        super().__init__()
+        self.whole = whole
+
+    def start(self, text: str, at: float) -> None:
+        super().start(text, at)
+        self.whole.append(self._said[-1])
+
+
+class Recorded:
+    """A ``commands`` recording as a microphone: each frame as the recogniser heard it, with
+    its gate (AEC3's output) and capture time, read as fast as the ears take them."""
+
+    def __init__(self, out: Path) -> None:
+        heard, _ = sf.read(out / "commands_heard.wav", dtype="int16")
+        gate, _ = sf.read(out / "commands_clean.wav", dtype="int16")
+        self.starts = np.load(out / "commands_times.npy", allow_pickle=True)[:, 0].astype(float)
+        self._heard, self._gate = heard, gate
+        self._next = 0
+        self.gate: bytes | None = None
+        self.captured_until = 0.0
+
+    def read(self, timeout: float | None = None) -> bytes:
+        i = self._next
+        if i >= len(self.starts):
+            raise EOFError
+        self._next += 1
+        self.gate = self._gate[i * FRAME:(i + 1) * FRAME].tobytes()
+        self.captured_until = self.starts[i] + FRAME / RATE
+        return self._heard[i * FRAME:(i + 1) * FRAME].tobytes()
+
+
+def part_replay(out: Path, engine: str) -> None:
+    """The ``commands`` recording in ``out`` through the ears as they are now, offline: the
+    same frames, gate and capture times and what the narrator said when (the guard's echo;
+    none in a recording made before it was kept), in minutes instead of a run."""
+    session = slow_burn()
+    list(session.opening())
+    recognizer, notice = load_recognizer(engine)
+    if notice:
+        print(notice)
+    source = Recorded(out)
+    ears = Ears(recognizer, source)
+    spoken = Spoken()
+    said = out / "commands_said.npy"
+    spoken._said = ([list(s) for s in np.load(said, allow_pickle=True)] if said.exists()
+                    else [])
+    heard = []
+    while (got := ears.listen(session.expectation, mode="reading", echo=Echo("", spoken))):
+        heard.append((ears.ended_at, got))
+    trials = np.load(out / "commands_trials.npy", allow_pickle=True)
+    counts: dict[float, list[bool]] = {db: [] for db in LEVELS}
+    claimed = set()
+    for db, voice, word, _, spoken_at, *found in trials:
+        end = found[1] if len(found) > 1 and found[1] is not None else spoken_at - 0.15
+        near = [(at, u) for at, u in heard if end - 0.5 <= at <= end + 1.5]
+        claimed.update(at for at, _ in near)
+        ok = any(u.meaning == understand(word, session.expectation, "reading") for _, u in near)
+        counts[db].append(ok)
+        if not ok:
+            print(f"  {db:+.0f} dB {voice:18} {word:7} MISSED  heard {[u.text for _, u in near]}")
+    for db, oks in counts.items():
+        print(f"acted at {db:+.0f} dB: {sum(oks)}/{len(oks)}")
+    other = [f"{u.text!r} at {at:.1f}" for at, u in heard if at not in claimed]
+    print(f"handed to the loop away from the words: {len(other)} {other}")
+
+
 def player_voices(setting: str) -> tuple[str, ...]:
     """``--voices``: a number of tests/clips.py's voices, spread over its list, or names."""
     if setting.isdigit():
@@ -573,7 +659,8 @@ def player_voices(setting: str) -> tuple[str, ...]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "all"),
+    parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "replay",
+                                           "all"),
                         default="all")
     parser.add_argument("--voices", default="3",
                         help="how many player voices, or their names (comma-separated)")
@@ -586,6 +673,9 @@ def main() -> None:
     os.environ.setdefault("NARRATOR_CONFIG", str(out / "config.yaml"))
     os.environ.setdefault("NARRATOR_CACHE", str(out / "cache"))
     voices = player_voices(args.voices)
+    if args.part == "replay":
+        part_replay(out, args.engine)
+        return
     with audio_room() as env:
         if args.part in ("erle", "all"):
             part_erle(env, out)
