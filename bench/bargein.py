@@ -82,6 +82,7 @@ COMMANDS = ("pause", "next", "stop", "repeat")
 LEVELS = (0.0, -6.0)  # dB of the player's speech relative to the narrator's
 ACT_WITHIN = 5.0
 SETTLE = 3.0  # seconds of reading before a command is said
+PAPLAY_LATE = 0.14  # seconds paplay returns after the end of its sound was captured (median)
 CLOSE_STEP = 0.5  # seconds the bench's ears listen at a time, so a table it closes stops
 CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
 STATES = ("[reading]", "[listening]", PAUSED)
@@ -113,8 +114,8 @@ def heard_end(capture: np.ndarray, starts: np.ndarray, clip: Path, end: float,
               near: float) -> float | None:
     """When the word in ``clip`` (its speech ending ``end`` s in) ended in the capture, on the
     capture's clock: where the clip correlates best with the capture from 2.5 s before
-    ``near`` to 1.5 s after. (``paplay`` returns some 150 ms after its sound was captured, so
-    its own end is late.) ``starts``: the capture time of each 30 ms frame's first sample."""
+    ``near`` to 1.5 s after (``paplay`` returns about PAPLAY_LATE after its sound was
+    captured). ``starts``: the capture time of each 30 ms frame's first sample."""
     samples, _ = sf.read(clip, dtype="float64")
     first = int(np.searchsorted(starts, near - 2.5))
     span = capture[first * FRAME:int(np.searchsorted(starts, near + 1.5)) * FRAME]
@@ -631,8 +632,8 @@ def part_replay(out: Path, engine: str) -> None:
     trials = np.load(out / "commands_trials.npy", allow_pickle=True)
     counts: dict[float, list[bool]] = {db: [] for db in LEVELS}
     claimed = set()
-    for db, voice, word, _, spoken_at, *found in trials:
-        end = found[1] if len(found) > 1 and found[1] is not None else spoken_at - 0.15
+    for db, voice, word, _, said_at, _, *located in trials:  # (older runs: no word's end)
+        end = located[0] if located and located[0] is not None else said_at - PAPLAY_LATE
         near = [(at, u) for at, u in heard if end - 0.5 <= at <= end + 1.5]
         claimed.update(at for at, _ in near)
         ok = any(u.meaning == understand(word, session.expectation, "reading") for _, u in near)
