@@ -588,6 +588,16 @@ class Kept(Spoken):
         self.whole.append(self._said[-1])
 
 
+class Logged(Spoken):
+    """A recorded run's log as the ears knew it: a sentence begun after an utterance ended
+    (the loop's answer to it, "Paused.") was not yet said when it was judged."""
+
+    def during(self, start: float, end: float) -> str:
+        known = Spoken()
+        known._said = [sentence for sentence in self._said if sentence[1] <= end]
+        return known.during(start, end)
+
+
 class Recorded:
     """A ``commands`` recording as a microphone: each frame as the recogniser heard it, with
     its gate (AEC3's output) and capture time, read as fast as the ears take them."""
@@ -622,10 +632,14 @@ def part_replay(out: Path, engine: str) -> None:
         print(notice)
     source = Recorded(out)
     ears = Ears(recognizer, source)
-    spoken = Spoken()
     said = out / "commands_said.npy"
-    spoken._said = ([list(s) for s in np.load(said, allow_pickle=True)] if said.exists()
-                    else [])
+    log = sorted(map(list, np.load(said, allow_pickle=True)) if said.exists() else [],
+                 key=lambda sentence: sentence[1])
+    for sentence, following in zip(log, log[1:]):
+        if sentence[2] is None:  # left playing by a table the bench closed
+            sentence[2] = following[1]
+    spoken = Logged()
+    spoken._said = log
     heard = []
     while (got := ears.listen(session.expectation, mode="reading", echo=Echo("", spoken))):
         heard.append((ears.ended_at, got))
