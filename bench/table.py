@@ -17,6 +17,9 @@ question is asked or to interrupt:
 * a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
+  a name whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I. K.
+  A. R. D. space. ..."), as the read-back invites, until it has been refused TRIES times, and
+  counted;
   an input the table did not give is undone with "go back" and answered again;
 * a miss ("didn't catch that", or nothing heard) is said again; an answer not heard by voice in
   TRIES tries is typed, as the read-back invites (``--no-typing``: the run stops there), and
@@ -74,6 +77,8 @@ QUIET = 30.0  # seconds after an answer with nothing heard: the table says it ag
 # machine can take 20 s to decode one utterance)
 PATIENCE = 1800  # seconds the table waits for the next question (a long track read whole)
 TRIES = 4  # times an answer is said before the table gives up on it
+SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
+SPELL_IT = "spell it"
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
 DOUBT = "Say it again to be sure."
@@ -221,7 +226,7 @@ def paused(event: dict) -> bool:
 
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
-    return (event["event"] == "expect" and event["mode"] in ("asking", "confirming")
+    return (event["event"] == "expect" and event["mode"] in ("asking", "confirming", "spelling")
             or event["event"] == "end")
 
 
@@ -285,6 +290,7 @@ class Tally:
     rejected: int = 0
     by_ear: int = 0  # free-text answers taken as they sounded, spelled otherwise than said
     typed: int = 0  # answers a player typed, never heard by voice in TRIES tries
+    spelled: int = 0  # names the table spelled, letter by letter
     misses: int = 0
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
@@ -344,6 +350,11 @@ def held_as(said: str, respelled: dict[str, str]) -> str | None:
                      if i1 < end and i2 > begin]
             return " ".join(b[min(j for j, _ in spans):max(j for _, j in spans)])
     return None
+
+
+def aloud_letters(text: str) -> str:
+    """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only)."""
+    return " space. ".join(". ".join(w.upper()) + "." for w in re.findall(r"[A-Za-z]+", text))
 
 
 def words(text: str) -> list[str]:
@@ -452,7 +463,8 @@ class Players:
         """Say the answer until the game takes what it should; False if it never does."""
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
-        for _ in range(TRIES * 2):
+        spelled = False
+        for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
             begin = len(self.stream.events)
             typing = (failed >= TRIES and self.keyboard is not None and not typed
                       and words_now == step.text)
@@ -470,6 +482,7 @@ class Players:
                             for a, w in zip(got["applied"], step.applied)]
                 if len(got["applied"]) == len(step.applied) and all(verdicts):
                     self.tally.first += first
+                    self.tally.spelled += spelled and not typed
                     if "by ear" in verdicts:
                         self.tally.by_ear += 1
                         held = [a.get("text") or a.get("word") for a, v in
@@ -501,6 +514,13 @@ class Players:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
                     first, words_now, failed = False, step.text, failed + 1
+                    if step.meaning.get("type") == "Text" \
+                            and SPELL_AFTER <= failed < TRIES:  # as the read-back invites
+                        words_now = SPELL_IT
+                continue
+            if got["mode"] == "spelling":
+                words_now, spelled = aloud_letters(step.text), True
+                self.tally.findings.append(f"spelled {step.text!r}")
                 continue
             if not step.applied and same(got["heard"], step.meaning):
                 self.tally.first += first
@@ -529,7 +549,8 @@ class Players:
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
-            if event["event"] == "heard" and event["mode"] in ("asking", "confirming"):
+            if event["event"] == "heard" and event["mode"] in ("asking", "confirming",
+                                                               "spelling"):
                 got["heard"], got["heard_text"] = event["meaning"], event["text"]
             elif event["event"] == "applied":
                 got["applied"].append(event["input"])
@@ -777,6 +798,7 @@ def report(run: Run) -> str:
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
         ("answers typed, never heard by voice", t.typed),
+        ("names spelled, letter by letter", t.spelled),
         ("free text taken by ear, spelled otherwise", t.by_ear),
         ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),

@@ -1,13 +1,16 @@
 """A free-text answer holding a name the game knows: Whisper, prompted with the names the question
-gives (``AcceptText.names``), writes it as the table spelt it; unprompted it does not."""
+gives (``AcceptText.names``), writes it as the table spelt it; unprompted it does not. A name it
+cannot write is spelled, letter by letter."""
 
 from __future__ import annotations
 
 import pytest
+from rapidfuzz.distance import Levenshtein
 
 import clips
 from narrator.events import Line
 from narrator.understand import AcceptText, Expectation, normalise
+from narrator.understand.spelling import letters
 from narrator.voice.asr import make_recognizer
 from narrator.voice.hear import hear_file
 
@@ -33,3 +36,15 @@ def test_a_name_the_question_gives_is_written_as_given(recognizer, tmp_path):
     unnamed = [hear_file(recognizer, p, trait())["text"] for p in said]
     assert [normalise(t) for t in named] == ["love for jila"] * len(VOICES), named
     assert not any("jila" in normalise(t) for t in unnamed), unnamed  # ("Love for Dila.")
+
+
+def test_a_spelled_name_is_written_letter_by_letter(recognizer, tmp_path):
+    """Unheld, Whisper writes "All right, K-A-R-D" for a spelled "Rikard"; in mode "spelling"
+    only letters, "space" and punctuation can be written."""
+    spelled = {"Sal": "S. A. L.", "Quick Wits": "Q. U. I. C. K. space. W. I. T. S."}
+    heard = {(name, voice): letters(hear_file(recognizer, clips.make_clip(
+        tmp_path, said, None, voice).path, trait(), mode="spelling")["text"])
+        for name, said in spelled.items() for voice in VOICES}
+    near = [Levenshtein.distance(name, got or "") <= 2 for (name, _), got in heard.items()]
+    assert all(near), list(heard.values())  # ("Quick Wids", "Scl", "Uuick Wuits")
+    assert sum(name == got for (name, _), got in heard.items()) >= len(heard) / 3, heard

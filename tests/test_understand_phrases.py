@@ -44,6 +44,8 @@ MOMENTS = {
     "A word the question names": ("asking", WORDS),
     'A read-back ("four and nine. Right?")': ("confirming", ask(AcceptWords(("yes", "no")),
                                                                 AcceptDice(12, 1, 3))),
+    "A name or other free text": ("asking", ask(AcceptText("name"))),
+    'Spelling (after "spell it")': ("spelling", ask(AcceptText("name"))),
 }
 #: what each README phrase must mean (a control by its name, or the game input)
 MEANS = {
@@ -61,7 +63,9 @@ MEANS = {
     "it's heads": Word("heads"), "tails": Word("tails"), "merit": Word("merit"),
     "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),
     "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
-    "what now": "whatnow", "what are we waiting for": "whatnow",
+    "what now": "whatnow", "what are we waiting for": "whatnow", "spell it": "spell",
+    "let me spell it": "spell", "S. A. L.": Text("Sal"), "A. S. H. space. G. R. E. Y.":
+    Text("Ash Grey"),
 }
 #: in these moments "next" and "go on" are controls, not the game's Continue
 CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},

@@ -18,10 +18,13 @@ from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
 from narrator.understand import controls, counted, describe, wanted
+from narrator.understand.spelling import spelled_out
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
 CONFIRM = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
+#: asked when the table says "spell it" at a free-text question
+SPELL = "Spell it one letter at a time, and say space between words."
 
 
 @dataclass
@@ -69,6 +72,7 @@ class Session:
         self.state: Any = self._first.state
         self._pending: tuple[GameInput, Step] | None = None
         self._staged: Step | None = None
+        self._spelling = False  # "spell it" was said: the next answer is spelled
         self._last_input: GameInput | None = None
         self.last_said: list[Said] = []
 
@@ -90,7 +94,10 @@ class Session:
 
     @property
     def mode(self) -> str:
-        """How the ears should listen when the table answers: "confirming" or "asking"."""
+        """How the ears should listen when the table answers: "spelling", "confirming" or
+        "asking"."""
+        if self._spelling:
+            return "spelling"
         return "confirming" if self._pending else "asking"
 
     @property
@@ -117,11 +124,12 @@ class Session:
             return Outcome([Said(meaning.reason, "reject")], control="unclear")
         if isinstance(meaning, Control):
             return self._control(meaning)
+        spelled, self._spelling = self._spelling, False
         # free text from a microphone is never taken without a read-back, whatever the ears say
         sure = heard.sure and not (isinstance(meaning, Text) and heard.engine != "text")
         if self._pending is not None:
-            return self._answer_confirmation(meaning, sure)
-        return self._game_input(meaning, sure)
+            return self._answer_confirmation(meaning, sure, spelled)
+        return self._game_input(meaning, sure, spelled)
 
     def question(self) -> list[Said]:
         """The question waiting now, in full (or the game's end): the shell asks it again after
@@ -139,7 +147,7 @@ class Session:
 
     def undo(self) -> list[Said]:
         """Take back the last input (call after the undo was journaled)."""
-        self._pending = None
+        self._pending, self._spelling = None, False
         self.inputs.pop()
         self._rebuild()
         return self._remember([Said("Taken back.", "info")] + self._prompt())
@@ -163,13 +171,14 @@ class Session:
 
     # ------------------------------------------------------------------ helpers
 
-    def _game_input(self, given: GameInput, sure: bool = True) -> Outcome:
+    def _game_input(self, given: GameInput, sure: bool = True, spelled: bool = False) -> Outcome:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome(self._refused(step), control="unclear")
         if not sure:
             self._pending = (given, step)
-            return Outcome([Said(_unsure_read_back(given), "readback")], control="listening")
+            return Outcome([Said(_unsure_read_back(given, spelled), "readback")],
+                           control="listening")
         if self.confirm and isinstance(given, CONFIRMED_KINDS):
             self._pending = (given, step)
             return Outcome([Said(f"{_read_back(given)}. Right?", "readback")],
@@ -184,7 +193,8 @@ class Session:
         """While confirming: yes/no, or a corrected result of the same kind."""
         return Expectation(CONFIRM.prompt, CONFIRM.accepts + self.rules.expects(self.state).accepts)
 
-    def _answer_confirmation(self, meaning: GameInput, sure: bool = True) -> Outcome:
+    def _answer_confirmation(self, meaning: GameInput, sure: bool = True,
+                             spelled: bool = False) -> Outcome:
         assert self._pending is not None
         given, step = self._pending
         if getattr(meaning, "word", None) == "yes":
@@ -194,13 +204,18 @@ class Session:
             self._pending = None
             return Outcome([Said("Then say it again.", "info")] + self._prompt())
         self._pending = None
-        return self._game_input(meaning, sure)
+        return self._game_input(meaning, sure, spelled)
 
     def _control(self, control: Control) -> Outcome:
         name = control.name
         if name in ("yes", "no") and self._pending is not None:
             return self._answer_confirmation(Word(name))
+        if name == "spell":
+            return self._spell()
         if name == "back":
+            if self._spelling:
+                self._spelling = False
+                return Outcome([Said("Not spelling.", "info")] + self._prompt())
             if self._pending is not None:
                 self._pending = None
                 return Outcome([Said("Dropped. Say it again.", "info")] + self._prompt())
@@ -224,6 +239,12 @@ class Session:
         if name in ("yes", "no"):
             return Outcome(self._refusal(f'"{name}" is not an answer to this question.'))
         return Outcome(control=name)
+
+    def _spell(self) -> Outcome:
+        """"spell it" (live only at a free-text question): the next answer is spelled (a
+        read-back waiting is dropped)."""
+        self._pending, self._spelling = None, True
+        return Outcome(self._remember(self._prompt()), control="listening")
 
     def _roll(self) -> Outcome:
         dice = self.expectation.find(AcceptDice)
@@ -262,7 +283,7 @@ class Session:
 
     def help(self) -> list[Said]:
         """What can be said now, and at any time."""
-        accepted = describe(self.expectation)
+        accepted = describe(self.expectation, self.mode)
         sentences = [Said("You can say: " + "; ".join(accepted) + ".", "info")] if accepted else []
         sentences.append(Said("Any time: " + ", ".join(controls()) + ".", "info"))
         return sentences
@@ -271,7 +292,9 @@ class Session:
         """"what now": one sentence saying what the game waits for and why (``mode``
         "reading" or "paused": what the shell is doing comes first)."""
         expectation = self.expectation
-        if self._pending is not None:
+        if self._spelling:
+            waits = "waiting for the answer spelled one letter at a time."
+        elif self._pending is not None:
             given = _read_back(self._pending[0])
             waits = f"waiting for yes or no: {given} counts once you say yes."
         elif expectation.over:
@@ -297,6 +320,8 @@ class Session:
         expectation = self.expectation
         if expectation.over:
             return [Said("The game is over. Thank you for playing.", "info")]
+        if self._spelling:
+            return [Said(SPELL, "prompt")]
         return self._render(expectation.prompt, "prompt")
 
     def _say(self, says: tuple | list) -> list[Said]:
@@ -344,9 +369,11 @@ def _read_back(given: GameInput) -> str:
     return str(given)
 
 
-def _unsure_read_back(given: GameInput) -> str:
-    """The question that makes an input heard without certainty count only after a yes."""
+def _unsure_read_back(given: GameInput, spelled: bool = False) -> str:
+    """The question that makes an input heard without certainty count only after a yes (a
+    spelled text is spelled back)."""
     if isinstance(given, Text):
-        return (f"I heard '{given.text}'. Keep it? Say yes or no, say it again, "
+        heard = f"{spelled_out(given.text)}: '{given.text}'" if spelled else f"'{given.text}'"
+        return (f"I heard {heard}. Keep it? Say yes or no, say it again, spell it, "
                 f"or type it and press Enter.")
     return f"I heard {_read_back(given)}. Right?"

@@ -4,7 +4,8 @@ From the same templates: ``grammar(expectation, mode)`` (what a recogniser may h
 ``understand(text, expectation, mode)`` (typed or transcribed text → a meaning) and
 ``describe(expectation, mode)`` / ``controls(mode)`` (the "what can I say" help). Modes:
 "asking" (a question waits), "reading" (the narrator speaks), "paused", "confirming" (a read-back
-waits for yes/no or a correction). Imports nothing from rules, voice or session.
+waits for yes/no or a correction), "spelling" (a free-text answer spelled letter by letter).
+Imports nothing from rules, voice or session.
 """
 
 from narrator.understand.describe import controls, describe, wanted

@@ -21,6 +21,8 @@ def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]
     """Plain sentences saying which answers are accepted now (for "help")."""
     if expectation is None or mode in ("reading", "paused"):
         return []
+    if mode == "spelling":
+        return ['the letters one by one, "space" between words']
     return [s for a in expectation.accepts if (s := _answer(a))]
 
 
@@ -62,7 +64,7 @@ def controls(mode: str = "asking") -> list[str]:
     """What "help" calls each control live in ``mode`` ("go back", "go to track N"); while a
     question waits, the ones that make sense at any time."""
     names = ANY_TIME if mode == "asking" else LIVE_CONTROLS[mode]
-    return [CONTROL[n].label for n in names]
+    return [CONTROL[n].label for n in names if n != "spell"]  # said with the text it spells
 
 
 def _dice_example(a: AcceptDice) -> str:
@@ -90,5 +92,5 @@ def _answer(a) -> str:
     if isinstance(a, AcceptWords):
         return "one of: " + ", ".join(list(a.words) + [f"{w} and a number" for w in a.numbered])
     if isinstance(a, AcceptText):
-        return f"the {a.label}"
+        return f'the {a.label} (or "{CONTROL["spell"].label}" to spell it letter by letter)'
     return ""

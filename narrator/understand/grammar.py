@@ -127,9 +127,10 @@ class Grammar:
 
 def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = False,
             tracks: int = MAX_TRACK) -> Grammar:
-    """The grammar for ``mode`` ("asking", "reading", "paused", "confirming"): its controls plus
-    what ``expectation`` accepts. ``wake``: every phrase starts with the wake word. ``tracks``:
-    the game's highest track number ("go to track N" goes no further; 0: no such phrase)."""
+    """The grammar for ``mode`` ("asking", "reading", "paused", "confirming", "spelling"): its
+    controls plus what ``expectation`` accepts (any speech while spelling: its letters are read
+    by ``understand``). ``wake``: every phrase starts with the wake word. ``tracks``: the game's
+    highest track number ("go to track N" goes no further; 0: no such phrase)."""
     live = live_phrases(expectation, mode, tracks)
     if is_free(expectation, mode):
         return Grammar(None, mode, free=True, expectation=expectation)

@@ -23,6 +23,7 @@ from narrator.understand.expect import (
 )
 from narrator.understand.describe import wanted
 from narrator.understand.phrases import Phrase, continues, is_free, phrases
+from narrator.understand.spelling import letters
 from narrator.understand.template import parse_text
 from narrator.understand.words import counted, normalise, with_article
 
@@ -46,6 +47,10 @@ def understand(text: str, expectation: Expectation | None,
                 found.append((isinstance(meaning, Unclear), read[0], order, meaning))
         if found:
             return min(found, key=lambda f: f[:3])[3]
+    if mode == "spelling" and is_free(expectation, mode):
+        spelled = letters(text)
+        return Text(spelled) if spelled else Unclear(text, "I heard no letters: spell it "
+                                                           "one letter at a time.")
     if is_free(expectation, mode):
         return Text(" ".join(text.split()))
     return Unclear(text, _not_now(said, expectation))

@@ -26,7 +26,7 @@ from narrator.understand.words import WORD_SYNONYMS, normalise
 MAX_TRACK = 30       # "go to track N" in a recogniser's grammar, unless told the game's tracks
 MAX_WORD_NUMBER = 20  # "curse N" in a recogniser's grammar
 WAKE_WORD = "narrator"
-MODES = ("asking", "reading", "paused", "confirming")
+MODES = ("asking", "reading", "paused", "confirming", "spelling")
 
 #: sub-templates shared by several controls
 SHARED = {
@@ -73,6 +73,7 @@ CONTROLS = (
     ControlPhrase("goto", "go to track N", "[go to | goto | skip to | jump to | read] track {n}",
                   False),
     ControlPhrase("quit", "quit", "[save and] (quit | exit) | end [the] session", False),
+    ControlPhrase("spell", "spell it", "[let me] spell [it | that | the name]"),
 )
 CONTROL = {c.name: c for c in CONTROLS}
 
@@ -80,11 +81,14 @@ CONTROL = {c.name: c for c in CONTROLS}
 #: read-back, or a question that lists them as words)
 LIVE_CONTROLS = {
     "asking": ("repeat", "back", "status", "whatnow", "help", "pause", "resume", "slower",
-               "faster", "goto", "quit", "next", "stop", "roll", "louder", "quieter"),
+               "faster", "goto", "quit", "next", "stop", "roll", "louder", "quieter", "spell"),
     "reading": ("pause", "stop", "next", "repeat", "whatnow", "slower", "faster", "louder",
                 "quieter", "help"),
     "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
-    "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit"),
+    "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit",
+                   "spell"),
+    # typed, mostly: Whisper writes only letters while spelling (a spoken "back" is spelled)
+    "spelling": ("back", "repeat", "whatnow", "help", "quit"),
 }
 #: the control each mode mostly waits for: a paused narrator for "resume", a reading one for
 #: "pause" (a recogniser that scores candidates always weighs it)
@@ -182,13 +186,14 @@ def phrases(expectation: Expectation | None, mode: str = "asking",
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}: one of {', '.join(MODES)}")
     accepts = expectation.accepts if expectation is not None else ()
-    if mode == "paused":
+    if mode in ("paused", "spelling"):  # spelled letters are read apart (``spelling``)
         accepts = ()
     first = [Phrase(e, accept=a) for a in accepts if isinstance(a, AcceptWords)
              if (e := answer_expr(a)) is not None]
     rolling = any(isinstance(a, AcceptDice) for a in accepts)
     controls = [Phrase(control_expr(n, mode, tracks), control=n) for n in LIVE_CONTROLS[mode]
                 if (n != "roll" or rolling)  # "roll for me" only when dice are asked for
+                and (n != "spell" or is_free(expectation, mode))  # and "spell it" for text
                 and (n != "goto" or tracks > 0)]
     rest = [Phrase(e, accept=a) for a in accepts if not isinstance(a, AcceptWords)
             if (e := answer_expr(a)) is not None]
@@ -196,8 +201,8 @@ def phrases(expectation: Expectation | None, mode: str = "asking",
 
 
 def is_free(expectation: Expectation | None, mode: str = "asking") -> bool:
-    """Whether free text is an answer now (a name, a label)."""
-    return (expectation is not None and mode in ("asking", "confirming")
+    """Whether free text is an answer now (a name, a label; spelled, in mode "spelling")."""
+    return (expectation is not None and mode in ("asking", "confirming", "spelling")
             and any(isinstance(a, AcceptText) for a in expectation.accepts))
 
 

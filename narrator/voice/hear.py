@@ -15,7 +15,7 @@ from typing import Iterator
 import numpy as np
 import soundfile as sf
 
-from narrator.events import Continue, Control, Dice, Line, Number, Successes, Word
+from narrator.events import Continue, Control, Dice, Line, Number, Successes, Text, Word
 from narrator.understand import (
     AcceptContinue, AcceptDice, AcceptSuccesses, AcceptWords, Expectation,
 )
@@ -55,6 +55,8 @@ def command_of(meaning) -> str | None:
         return meaning.word if meaning.number is None else f"{meaning.word} {meaning.number}"
     if isinstance(meaning, Number):
         return f"number {meaning.value}"
+    if isinstance(meaning, Text):
+        return f"text {meaning.text}"
     return None
 
 
@@ -103,7 +105,7 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
 
     With ``denoise`` the clip goes through a fresh Denoiser first, as the microphone does
     (not for Whisper, which hears raw audio better);
-    ``mode`` is the session's ("asking", "reading", "paused", "confirming")."""
+    ``mode`` is the session's ("asking", "reading", "paused", "confirming", "spelling")."""
     try:
         pcm = read_pcm(path)
     except BadAudio as exc:

@@ -37,7 +37,10 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    cleaned one.
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
-proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first.
+proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A spelled
+one (mode "spelling") is decoded with every token but single letters, "space" and punctuation
+suppressed (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are
+the phrase ("QUI, CK." → "q u i c k").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -60,6 +63,7 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
 from narrator.understand import normalise, spells
+from narrator.understand.spelling import letter_words
 from narrator.understand.words import TENS, UNITS
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole
@@ -70,6 +74,7 @@ MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
 WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
+SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" between words
 NAME_TOKENS = 120  # of proper nouns prompted for a free-text answer (Whisper's own limit: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
@@ -162,6 +167,7 @@ class Whisper:
         self._tok = Tokenizer(self._model.hf_tokenizer, False, task="transcribe",
                               language="en")
         self._grammar = None
+        self._not_letters: list[int] | None = None  # suppressed while spelling (``_letters``)
         self._audio: list[bytes] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
@@ -246,12 +252,17 @@ class Whisper:
         phrase is "" (confidence 0) when there is none to choose from."""
         encoded = self._encode(samples)
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
-        asked = self._names_prompt(grammar) + head
-        result = self._model.model.generate(encoded, [asked], beam_size=BEAM,
-                                            num_hypotheses=BEAM,
-                                            max_length=len(asked) + MAX_TOKENS)[0]
+        spelling = grammar is not None and grammar.mode == "spelling"
+        asked = ([] if spelling else self._names_prompt(grammar)) + head
+        held = {"suppress_tokens": self._letters()} if spelling else {}
+        result = self._model.model.generate(
+            encoded, [asked], beam_size=BEAM, num_hypotheses=BEAM,
+            max_length=len(asked) + (SPELL_TOKENS if spelling else MAX_TOKENS), **held)[0]
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
+        if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
+            said = " ".join(letter_words(best))
+            return said, (1.0 if said else 0.0), once(best)
         if grammar is None or grammar.free or not best:
             return once(best), (1.0 if best else 0.0), once(best)
         legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
@@ -276,6 +287,23 @@ class Whisper:
             return []
         said = self._tok.encode(" Names: " + ", ".join(names) + ".")
         return [self._tok.sot_prev] + said[-NAME_TOKENS:]
+
+    def _letters(self) -> list[int]:
+        """Every token that is not a single letter (with a space or punctuation around it),
+        "space", or punctuation: what spelling suppresses (worked out once)."""
+        if self._not_letters is None:
+            vocab = self._model.hf_tokenizer
+            keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
+            for word in ("space", "Space"):
+                keep.update(self._tok.encode(word) + self._tok.encode(" " + word))
+            for i in range(self._tok.eot):
+                text = vocab.decode([i])
+                letter = text.strip(" ,.-")
+                if len(letter) == 1 and letter.isascii() and letter.isalpha() \
+                        and set(text) <= set(" ,.-" + letter):
+                    keep.add(i)
+            self._not_letters = [i for i in range(self._tok.eot) if i not in keep]
+        return self._not_letters
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:

@@ -1,0 +1,99 @@
+"""A free-text answer the recogniser cannot spell is spelled letter by letter: "spell it" at a
+name question, the letters, then a read-back that spells them again before a yes keeps it."""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.events import Control, Text, Unclear
+from narrator.rules import registry
+from narrator.script.loader import find_script, load_script
+from narrator.session.game import SPELL
+from narrator.understand import describe, understand
+from narrator.understand.spelling import letters, spelled_out
+from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
+
+INFO = registry.get("intensity")
+SCRIPT = load_script(find_script(INFO.rules.script))
+RULES = registry.bound(INFO, SCRIPT)
+
+
+def play_intensity(lines):
+    """Two players, then ``lines`` at the first player's name question."""
+    return play([("asking", "2")] + lines, rules=RULES, game=SCRIPT)
+
+
+@pytest.mark.parametrize("said, spelled", [
+    ("R-I-K-A-R-D space, R-A-S-M-U-S-S-E-N", "Rikard Rasmussen"),
+    (" Q, U, I, C, K, Space, W, I, T, S", "Quick Wits"),
+    ("QUI CK", "Quick"),                       # letters a recogniser wrote together
+    ("ar eye kay ay are dee", "Rikard"),       # letter names written as words
+    ("double you eye tea ess", "Wits"),
+    ("A S M U S S E E E E E E E", "Asmussee"),  # a recogniser looping on one letter
+])
+def test_letters_spell_words(said, spelled):
+    assert letters(said) == spelled
+
+
+def test_no_letters_spell_nothing():
+    assert letters("12, 40.") is None and letters("") is None
+
+
+def test_a_text_is_spelled_back_word_by_word():
+    assert spelled_out("Rikard Rasmussen") == "R, I, K, A, R, D; R, A, S, M, U, S, S, E, N"
+
+
+def test_spell_it_is_live_only_where_free_text_answers():
+    session = play_intensity([])[2]
+    free = session.expectation
+    assert understand("spell it", free) == Control("spell")
+    assert understand("let me spell it", free, "confirming") == Control("spell")
+    assert "spell it" in " ".join(describe(free))
+    dice = RULES.rules.expects(RULES.rules.start({}).state)  # how many players: a number
+    assert isinstance(understand("spell it", dice), Unclear)
+
+
+def test_spelled_letters_are_read_back_spelled_and_kept_after_a_yes():
+    transcript, journal, session, mouth, ears, _ = play_intensity([
+        ("asking", "Rick her dress"),           # heard wrong: read back
+        ("confirming", "spell it"),
+        ("spelling", "S-A-R-A-H"),
+        ("confirming", "yes"),
+    ])
+    assert SPELL in mouth.spoken
+    assert "I heard S, A, R, A, H: 'Sarah'. Keep it?" in transcript
+    assert [m for m, _ in ears.heard] == ["asking", "asking", "confirming", "spelling",
+                                          "confirming"]
+    assert session.inputs[-1] == Text("Sarah")
+    assert "Rick her dress" not in str(journal.lines)
+
+
+def test_no_letters_are_not_understood_and_spelling_goes_on():
+    transcript, _, session, mouth, ears, _ = play_intensity([
+        ("asking", "spell it"), ("spelling", "12"), ("spelling", "S A L"), ("confirming", "yes"),
+    ])
+    assert "Didn't catch that." in transcript
+    assert [m for m, _ in ears.heard][2:4] == ["spelling", "spelling"]  # still spelling
+    assert session.inputs[-1] == Text("Sal")
+
+
+def test_back_while_spelling_asks_the_question_again_and_changes_nothing():
+    transcript, journal, session, _, ears, _ = play_intensity([
+        ("asking", "spell it"), ("spelling", "back"), ("asking", "Sarah"), ("confirming", "yes"),
+    ])
+    assert "Not spelling." in transcript
+    assert session.inputs[-1] == Text("Sarah") and len(session.inputs) == 2
+
+
+def test_a_typed_spelling_is_taken_at_once():
+    _, _, session, _, ears, _ = play([("asking", "2"), ("asking", "spell it", True, "text"),
+                                      ("spelling", "s a l", True, "text")],
+                                     rules=RULES, game=SCRIPT)
+    assert session.inputs[-1] == Text("Sal") and session.mode == "asking"
+
+
+def test_help_and_what_now_while_spelling_say_how_to_spell():
+    transcript, *_ = play_intensity([("asking", "spell it"), ("spelling", "help"),
+                                     ("spelling", "what now")])
+    assert '"space" between words' in transcript
+    assert "spelled one letter at a time" in transcript
