@@ -223,9 +223,9 @@ class Ears:
 
     def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
                timeout: float | None = None) -> Utterance | None:
-        """One utterance for ``mode`` ("asking", "reading", "paused", "confirming"), or None on
-        timeout or when the source ends. ``echo``: what the narrator is saying now (an
-        ``Echo``: with when it said what)."""
+        """One utterance for ``mode`` ("asking", "reading", "paused", "confirming", "spelling"),
+        or None on timeout or when the source ends. ``echo``: what the narrator is saying now
+        (an ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
         while deadline is None or self.clock() < deadline:
             try:
