@@ -17,9 +17,9 @@ question is asked or to interrupt:
 * a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
-  a name whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I. K.
-  A. R. D. space. ..."), as the read-back invites, until it has been refused TRIES times, and
-  counted;
+  a name (at most SPELL_WORDS words, SPELL_LETTERS letters: a table spells a name, not a
+  sentence) whose read-back is refused SPELL_AFTER times is spelled once ("spell it", then "R.
+  I. K. A. R. D. space. ..."), as the read-back invites, and counted;
   an input the table did not give is undone with "go back" and answered again;
 * a miss ("didn't catch that", or nothing heard) is said again; an answer not heard by voice in
   TRIES tries is typed, as the read-back invites (``--no-typing``: the run stops there), and
@@ -78,6 +78,7 @@ QUIET = 30.0  # seconds after an answer with nothing heard: the table says it ag
 PATIENCE = 1800  # seconds the table waits for the next question (a long track read whole)
 TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
+SPELL_WORDS, SPELL_LETTERS = 2, 16  # the longest name a table spells
 SPELL_IT = "spell it"
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
@@ -352,6 +353,13 @@ def held_as(said: str, respelled: dict[str, str]) -> str | None:
     return None
 
 
+def spellable(step: Step) -> bool:
+    """Whether a table would spell this answer: a name (free text of a word or two)."""
+    letters = re.findall(r"[A-Za-z]+", step.text)
+    return (step.meaning.get("type") == "Text" and len(letters) <= SPELL_WORDS
+            and len("".join(letters)) <= SPELL_LETTERS)
+
+
 def aloud_letters(text: str) -> str:
     """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only)."""
     return " space. ".join(". ".join(w.upper()) + "." for w in re.findall(r"[A-Za-z]+", text))
@@ -464,7 +472,7 @@ class Players:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
         spelled = False
-        for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
+        for _ in range(TRIES * 2 + 2):  # a name may take "spell it" and its letters too
             begin = len(self.stream.events)
             typing = (failed >= TRIES and self.keyboard is not None and not typed
                       and words_now == step.text)
@@ -482,7 +490,7 @@ class Players:
                             for a, w in zip(got["applied"], step.applied)]
                 if len(got["applied"]) == len(step.applied) and all(verdicts):
                     self.tally.first += first
-                    self.tally.spelled += spelled and not typed
+                    self.tally.spelled += spelled
                     if "by ear" in verdicts:
                         self.tally.by_ear += 1
                         held = [a.get("text") or a.get("word") for a, v in
@@ -513,9 +521,8 @@ class Players:
                 else:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
-                    first, words_now, failed = False, step.text, failed + 1
-                    if step.meaning.get("type") == "Text" \
-                            and SPELL_AFTER <= failed < TRIES:  # as the read-back invites
+                    first, words_now, failed, spelled = False, step.text, failed + 1, False
+                    if spellable(step) and failed == SPELL_AFTER:  # as the read-back invites
                         words_now = SPELL_IT
                 continue
             if got["mode"] == "spelling":

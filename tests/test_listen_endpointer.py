@@ -85,3 +85,23 @@ def test_a_word_the_suppressor_takes_whole_still_starts_an_utterance():
     assert {ep.push(frame(900), frame(40))[0] for _ in range(40)} == {"silence"}
     got = [ep.push(frame(6000), frame(40))[0] for _ in range(3)]
     assert got == ["silence", "silence", "start"]
+
+
+def test_while_spelling_a_pause_between_letters_does_not_end_the_utterance():
+    letters = ([3000] * 8 + [50] * 20) * 10  # 10 letters, 600 ms apart: 8.4 s
+    said = events(Endpointer(), [50] * 20 + letters + [50] * 40)
+    ep = Endpointer()
+    ep.spelling = True
+    spelled = events(ep, [50] * 20 + letters + [50] * 40)
+    assert said.count("end") == 10  # each letter its own utterance
+    last_letter = 20 + len(letters) - 20 - 1
+    assert spelled.count("end") == 1
+    assert spelled.index("end") == last_letter + ep.letter_end_frames  # a second after it
+
+
+def test_while_spelling_ten_seconds_cut_the_utterance():
+    ep = Endpointer()
+    ep.spelling = True
+    got = events(ep, [50] * 20 + ([3000] * 8 + [50] * 5) * 40)
+    # (the pre-roll counts: the utterance holds it)
+    assert got.index("end") - got.index("start") == ep.letter_max_frames - ep.preroll_frames

@@ -227,6 +227,7 @@ class Ears:
         or None on timeout or when the source ends. ``echo``: what the narrator is saying now
         (an ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
+        self.endpointer.spelling = mode == "spelling"
         while deadline is None or self.clock() < deadline:
             try:
                 frame = self.source.read(timeout=0.1)

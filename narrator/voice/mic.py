@@ -62,6 +62,8 @@ class Endpointer:
     pause_frames: int = 4        # 120 ms of quiet are a pause
     preroll_frames: int = 10
     max_frames: int = 200        # 6 s: longer is talk, not a command; cut it
+    letter_end_frames: int = 34  # while ``spelling``: 1 s of quiet ends it (a pause between
+    letter_max_frames: int = 330  # letters does not), and 10 s (the recogniser's window) cut it
     start_ratio: float = 3.0     # ~10 dB over the noise floor
     end_ratio: float = 2.0
     min_level: float = 120.0     # int16 rms under which nothing is speech
@@ -70,6 +72,7 @@ class Endpointer:
     def __post_init__(self) -> None:
         self.floor: float | None = None
         self.in_speech = False
+        self.spelling = False  # a name is being spelled, letter by letter
         self._loud = 0
         self._quiet = 0
         self._length = 0
@@ -87,8 +90,9 @@ class Endpointer:
         self._length += 1
         paused = self._quiet >= self.pause_frames
         self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
-        if self._ended() or self._length >= self.max_frames:
-            if self._length >= self.max_frames:  # a steady sound this long is the new floor
+        longest = self.letter_max_frames if self.spelling else self.max_frames
+        if self._ended() or self._length >= longest:
+            if self._length >= longest:  # a steady sound this long is the new floor
                 self.floor = max(self.floor, level)
             self.in_speech = False
             self._recent.clear()
@@ -98,7 +102,7 @@ class Endpointer:
         return ("resume" if paused and not self._quiet else "speech"), frame
 
     def _ended(self) -> bool:
-        if self._quiet >= self.end_frames:
+        if self._quiet >= (self.letter_end_frames if self.spelling else self.end_frames):
             return True
         return (self._quiet >= self.final_frames and self.complete is not None
                 and self.complete())
