@@ -18,8 +18,8 @@ question is asked or to interrupt:
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
   a name (at most SPELL_WORDS words, SPELL_LETTERS letters: a table spells a name, not a
-  sentence) whose read-back is refused SPELL_AFTER times is spelled once ("spell it", then "R.
-  I. K. A. R. D. space. ..."), as the read-back invites, and counted;
+  sentence) whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I.
+  K. A. R. D. space. ..."), as the read-back invites, until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again;
 * a miss ("didn't catch that", or nothing heard) is said again; an answer not heard by voice in
   TRIES tries is typed, as the read-back invites (``--no-typing``: the run stops there), and
@@ -472,7 +472,7 @@ class Players:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
         spelled = False
-        for _ in range(TRIES * 2 + 2):  # a name may take "spell it" and its letters too
+        for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
             begin = len(self.stream.events)
             typing = (failed >= TRIES and self.keyboard is not None and not typed
                       and words_now == step.text)
@@ -522,7 +522,7 @@ class Players:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
                     first, words_now, failed, spelled = False, step.text, failed + 1, False
-                    if spellable(step) and failed == SPELL_AFTER:  # as the read-back invites
+                    if spellable(step) and SPELL_AFTER <= failed < TRIES:  # as it invites
                         words_now = SPELL_IT
                 continue
             if got["mode"] == "spelling":
