@@ -80,6 +80,7 @@ TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 SPELL_WORDS, SPELL_LETTERS = 2, 16  # the longest name a table spells
 SPELL_IT = "spell it"
+ANSWERING = ("asking", "confirming", "spelling")  # the narrator's modes when a question waits
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
 DOUBT = "Say it again to be sure."
@@ -227,7 +228,7 @@ def paused(event: dict) -> bool:
 
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
-    return (event["event"] == "expect" and event["mode"] in ("asking", "confirming", "spelling")
+    return (event["event"] == "expect" and event["mode"] in ANSWERING
             or event["event"] == "end")
 
 
@@ -556,8 +557,7 @@ class Players:
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
-            if event["event"] == "heard" and event["mode"] in ("asking", "confirming",
-                                                               "spelling"):
+            if event["event"] == "heard" and event["mode"] in ANSWERING:
                 got["heard"], got["heard_text"] = event["meaning"], event["text"]
             elif event["event"] == "applied":
                 got["applied"].append(event["input"])

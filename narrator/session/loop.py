@@ -37,11 +37,11 @@ ECHO_TAIL = 1.0  # seconds after the narrator stops during which its words may s
 class Ears(Protocol):
     """Where utterances come from (stdin in text mode, the microphone in voice mode).
 
-    ``mode`` is "asking", "reading", "paused", "confirming" or "spelling"; ``echo`` is what the narrator is
-    saying (and just said), so its own words are not taken for a command. None: nothing came
-    before ``timeout``, or the input ended. Ears that load may also have ``ready`` (False
-    while loading) and ``notice`` (news for the table, such as another engine in use); ears
-    that can hear the earcons have ``cued(name)``, called as each one plays.
+    ``mode`` is "asking", "reading", "paused", "confirming" or "spelling"; ``echo`` is what the
+    narrator is saying (and just said), so its own words are not taken for a command. None:
+    nothing came before ``timeout``, or the input ended. Ears that load may also have ``ready``
+    (False while loading) and ``notice`` (news for the table, such as another engine in use);
+    ears that can hear the earcons have ``cued(name)``, called as each one plays.
     """
 
     def listen(self, expectation: Expectation, *, mode: str = "asking", echo: str = "",

@@ -54,7 +54,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -167,7 +167,6 @@ class Whisper:
         self._tok = Tokenizer(self._model.hf_tokenizer, False, task="transcribe",
                               language="en")
         self._grammar = None
-        self._not_letters: list[int] | None = None  # suppressed while spelling (``_letters``)
         self._audio: list[bytes] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
@@ -254,7 +253,7 @@ class Whisper:
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
         spelling = grammar is not None and grammar.mode == "spelling"
         asked = ([] if spelling else self._names_prompt(grammar)) + head
-        held = {"suppress_tokens": self._letters()} if spelling else {}
+        held = {"suppress_tokens": self._not_letters} if spelling else {}
         result = self._model.model.generate(
             encoded, [asked], beam_size=BEAM, num_hypotheses=BEAM,
             max_length=len(asked) + (SPELL_TOKENS if spelling else MAX_TOKENS), **held)[0]
@@ -288,22 +287,21 @@ class Whisper:
         said = self._tok.encode(" Names: " + ", ".join(names) + ".")
         return [self._tok.sot_prev] + said[-NAME_TOKENS:]
 
-    def _letters(self) -> list[int]:
+    @cached_property
+    def _not_letters(self) -> list[int]:
         """Every token that is not a single letter (with a space or punctuation around it),
         "space", or punctuation: what spelling suppresses (worked out once)."""
-        if self._not_letters is None:
-            vocab = self._model.hf_tokenizer
-            keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
-            for word in ("space", "Space"):
-                keep.update(self._tok.encode(word) + self._tok.encode(" " + word))
-            for i in range(self._tok.eot):
-                text = vocab.decode([i])
-                letter = text.strip(" ,.-")
-                if len(letter) == 1 and letter.isascii() and letter.isalpha() \
-                        and set(text) <= set(" ,.-" + letter):
-                    keep.add(i)
-            self._not_letters = [i for i in range(self._tok.eot) if i not in keep]
-        return self._not_letters
+        vocab = self._model.hf_tokenizer
+        keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
+        for word in ("space", "Space"):
+            keep.update(self._tok.encode(word) + self._tok.encode(" " + word))
+        for i in range(self._tok.eot):
+            text = vocab.decode([i])
+            letter = text.strip(" ,.-")
+            if len(letter) == 1 and letter.isascii() and letter.isalpha() \
+                    and set(text) <= set(" ,.-" + letter):
+                keep.add(i)
+        return [i for i in range(self._tok.eot) if i not in keep]
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:
