@@ -223,6 +223,9 @@ class WatchedEars:
         recording, is not checked)."""
         if hasattr(source, "tap"):
             source.tap = self.echo.hear
+        canceller = getattr(source, "echo", None)
+        if canceller is not None:
+            self.echo.found = lambda: canceller.delay.found
 
     def close(self) -> None:
         if self.ears is not None and not self.lost:
@@ -231,11 +234,14 @@ class WatchedEars:
 
 class EchoCheck:
     """Warns once when the microphone is far louder while the narrator speaks than while it is
-    quiet: it hears its own voice (a speaker next to the microphone, or a loopback). ``hear``
+    quiet, and the narrator's voice is found in it (``found``: the echo canceller's delay
+    tracker; a table talking over the narration into a microphone that cannot hear it is no
+    echo): it hears its own voice (a speaker next to the microphone, or a loopback). ``hear``
     takes the raw capture (any thread); ``warn_once`` warns, on the listening thread."""
 
     def __init__(self, warn: Callable[[], None]) -> None:
         self.warn = warn
+        self.found: Callable[[], bool] = lambda: True  # no canceller: loudness alone
         self.speaking = False
         self.levels: dict[bool, list[float]] = {True: [], False: []}
         self.heard_itself = False
@@ -259,7 +265,8 @@ class EchoCheck:
             return
         speaking_level = sorted(loud)[len(loud) // 2]
         quiet_level = max(sorted(quiet)[len(quiet) // 2], 1.0)
-        if speaking_level > ECHO_LEVEL and speaking_level > ECHO_RATIO * quiet_level:
+        if speaking_level > ECHO_LEVEL and speaking_level > ECHO_RATIO * quiet_level \
+                and self.found():
             self.heard_itself = True
 
 

@@ -203,6 +203,7 @@ class DelayTracker:
         self._capture: deque[np.ndarray] = deque(maxlen=int(WINDOW * RATE / 480) + 1)
         self._last = -EVERY
         self._heard_at = -FORGET  # when the narrator's voice was last found in the capture
+        self.found = False  # whether it ever was
         self._missed = 0  # estimates since, with the narrator playing, that did not find it
 
     def observe(self, frame: np.ndarray, at: float) -> None:
@@ -223,7 +224,7 @@ class DelayTracker:
         if peak < MIN_PEAK:
             self._missed += 1
             return
-        self._heard_at, self._missed = at, 0
+        self._heard_at, self._missed, self.found = at, 0, True
         seconds = lag / RATE
         agreed = bool(self.estimates) and abs(self.estimates[-1][0] - seconds) <= AGREE
         self.estimates.append((seconds, peak))
