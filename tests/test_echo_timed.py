@@ -4,6 +4,8 @@ captured, not with what plays when it is decoded. Timed transcripts; no audio he
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from narrator.events import Control, Line, Unclear
@@ -136,3 +138,18 @@ def test_an_utterance_read_late_is_placed_when_it_was_captured():
     untimed = Ears(Filler(), Microphone(hears_narrator=True), clock=lambda: 30.0)
     assert isinstance(untimed.listen(READING, mode="asking", echo=Echo("", said)).meaning,
                       Unclear)
+
+
+def test_an_utterance_left_unanswered_is_in_the_events_file_with_what_was_heard(tmp_path):
+    """``--events``: the filler decoded over the narration is no answer, and the log says what
+    was heard and left (a program beside the table can tell a miss from silence)."""
+    from narrator.session.event_log import EventLog, LoggedEars
+
+    said = narration()
+    log = EventLog(tmp_path / "events.jsonl", print)
+    ears = LoggedEars(Ears(Filler(), Microphone(hears_narrator=True), clock=lambda: 1.5), log)
+    assert ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said)) is None
+    log.close(completed=False)
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in events] == ["expect", "ignored", "end"]
+    assert events[1]["text"] == "Thank you." and "echo" in events[1]["why"]

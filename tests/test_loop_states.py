@@ -22,6 +22,7 @@ from narrator.session import loop
 from narrator.session.game import Session
 from narrator.session.loop import PAUSED, run
 from narrator.understand import understand
+from narrator.voice.asr import Heard
 from narrator.voice.spoken import Echo, echo_during
 from test_session_loop import MemoryJournal
 from toy_game import INFO, SCRIPT, ToyRules
@@ -566,11 +567,12 @@ def test_the_reading_goes_on_while_the_microphone_decodes():
 
 class HeardBack:
     """Microphone ears that hear (after, text) utterances in turn, each ending ``after``
-    seconds after the one before, the moment they return it."""
+    seconds after the one before, the moment they return it, and lasting ``seconds``."""
 
-    def __init__(self, heard):
+    def __init__(self, heard, seconds=0.3):
         self.heard = list(heard)
         self.ended_at = None
+        self.last = Heard("", 0.5, 0.0, seconds=seconds)
 
     def listen(self, expectation, *, mode="asking", echo="", timeout=None):
         if not self.heard:
@@ -594,3 +596,37 @@ def test_what_ends_while_our_own_earcon_sounds_is_not_taken_for_the_table():
     finally:
         ears.close()
     assert heard is not None and heard.text == "help"  # "no" ended with the earcon: dropped
+
+
+def test_a_word_begun_before_our_earcon_and_ending_with_it_is_the_tables():
+    """"repeat" said as the question ends, and ending as the listening earcon sounds, is
+    heard (it was dropped as the earcon, and the table waited in silence)."""
+    from narrator.session.console import LiveEars
+
+    expectation = Session(INFO, SCRIPT, {}).expectation
+    ears = LiveEars(HeardBack([(0.1, "repeat")], seconds=1.2))
+    try:
+        ears.cued("listening")
+        heard = ears.listen(expectation, timeout=3)
+    finally:
+        ears.close()
+    assert heard is not None and heard.text == "repeat"
+
+
+def test_with_a_microphone_deaf_to_the_narrator_a_word_ending_with_our_earcon_is_taken():
+    """Headphones: the earcon cannot reach the microphone, so what ends with it is the table's
+    ("pause" said just as the question's listening earcon sounded was dropped)."""
+    from types import SimpleNamespace
+
+    from narrator.session.console import LiveEars
+
+    expectation = Session(INFO, SCRIPT, {}).expectation
+    mic = HeardBack([(0.1, "help")])
+    mic.source = SimpleNamespace(hears_narrator=False)
+    ears = LiveEars(mic)
+    try:
+        ears.cued("listening")
+        heard = ears.listen(expectation, timeout=3)
+    finally:
+        ears.close()
+    assert heard is not None and heard.text == "help"

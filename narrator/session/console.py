@@ -16,10 +16,12 @@ from narrator.events import Said, Utterance
 from narrator.rules.base import Expectation
 from narrator.understand import understand
 from narrator.voice.earcons import earcon_seconds
+from narrator.voice.unanswered import left_unanswered
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
 CLOSE_WAIT = 30.0  # seconds to let a decoding finish before the microphone is closed
 CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the earcon heard
+CUE_LEAD = 0.5  # ... unless its sound (and the ears' lead-in, 0.3 s) began this long before it
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
 
@@ -100,7 +102,9 @@ class LiveEars:
             expectation, mode, echo = self._want
             started = time.monotonic()
             heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
-            if heard is not None and not self._our_cue():
+            if heard is not None and self._our_cue():
+                left_unanswered(heard.text, "it ended with an earcon")
+            elif heard is not None:
                 self._heard.put((heard, expectation))
             else:  # ears that return at once (an ended source) are not asked in a busy loop
                 self._closed.wait(MIC_STEP - (time.monotonic() - started))
@@ -112,9 +116,17 @@ class LiveEars:
         self._cues.append((now, now + earcon_seconds(name) + CUE_TAIL))
 
     def _our_cue(self) -> bool:
-        """Whether the utterance just heard ended while an earcon played (or just after)."""
+        """Whether the utterance just heard ended while an earcon played (or just after), and
+        began with it: a word said before the earcon and ending with it is the table's, and so
+        is any word when the microphone cannot hear the narrator (headphones)."""
         ended = getattr(self.voice, "ended_at", None)
-        return ended is not None and any(start <= ended <= end for start, end in self._cues)
+        source = getattr(self.voice, "source", None)
+        if ended is None or not getattr(source, "hears_narrator", True):
+            return False
+        last = getattr(self.voice, "last", None)
+        began = ended - (last.seconds if last is not None else 0.0)
+        return any(start <= ended <= end and began >= start - CUE_LEAD
+                   for start, end in self._cues)
 
     def _read(self) -> None:
         assert self.keyboard is not None
@@ -138,6 +150,7 @@ class LiveEars:
                 return self.keyboard.typed(heard, expectation, mode)
             if under == expectation:
                 return heard
+            left_unanswered(heard.text, "its question was no longer asked")
 
     @property
     def ready(self) -> bool:

@@ -10,6 +10,8 @@ epoch) and is flushed at once:
 * ``expect``: what is asked now, each time it changes and after each ``listening`` (``mode``,
   ``prompt``, ``accepts``, ``phrases``: what can be said, in words);
 * ``heard``: an utterance (``text``, ``engine``, ``confidence``, ``sure``, ``meaning``);
+  ``ignored``: one decoded and not acted on (``text``, ``why``: table talk or the narrator's
+  echo, an earcon, a question no longer asked; ``voice/unanswered.py``);
 * ``applied``: a game input kept in the journal and acted on (``input``); ``undone``: go back;
 * ``end``: the session stopped, however it stopped (``completed``: the game reached its end).
 
@@ -22,12 +24,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from narrator.events import Said, to_dict
 from narrator.understand import describe
+from narrator.voice.unanswered import HEARING
 
 STATES = ("reading", "listening", "paused")
 
@@ -44,6 +49,10 @@ class EventLog:
             self._fail(path, exc)
         self._path = path
         self._asked: tuple[Any, str] | None = None
+        self._lock = threading.Lock()  # the microphone's thread writes too (``ignored``)
+        self._unanswered = _Unanswered(self)
+        HEARING.addHandler(self._unanswered)
+        HEARING.setLevel(logging.DEBUG)
 
     def _fail(self, path: Path, exc: OSError) -> None:
         self._warn(f"the events file {path} cannot be written ({exc.strerror or exc}); "
@@ -52,19 +61,21 @@ class EventLog:
 
     def write(self, event: str, **fields: Any) -> None:
         """One line, flushed at once."""
-        if self._file is None:
-            return
-        try:
-            self._file.write(json.dumps({"event": event, "t": round(time.time(), 3), **fields},
-                                        default=_plain) + "\n")
-            self._file.flush()
-        except OSError as exc:
-            file, self._file = self._file, None
-            _close_quietly(file)
-            self._fail(self._path, exc)
+        with self._lock:
+            if self._file is None:
+                return
+            try:
+                self._file.write(json.dumps({"event": event, "t": round(time.time(), 3),
+                                             **fields}, default=_plain) + "\n")
+                self._file.flush()
+            except OSError as exc:
+                file, self._file = self._file, None
+                _close_quietly(file)
+                self._fail(self._path, exc)
 
     def close(self, completed: bool) -> None:
         """Write ``end`` and close the file."""
+        HEARING.removeHandler(self._unanswered)
         self.write("end", completed=completed)
         if self._file is not None:
             _close_quietly(self._file)
@@ -95,6 +106,19 @@ class EventLog:
         self.write("state" if name in STATES else "earcon", name=name)
         if name == "listening":  # asked again (after a miss, say): log it again
             self._asked = None
+
+
+class _Unanswered(logging.Handler):
+    """``narrator.hearing``'s utterances left unanswered, as ``ignored`` events."""
+
+    def __init__(self, log: EventLog) -> None:
+        super().__init__(logging.DEBUG)
+        self._log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        ignored = getattr(record, "ignored", None)
+        if ignored is not None:
+            self._log.write("ignored", text=ignored[0], why=ignored[1])
 
 
 class LoggedEars:

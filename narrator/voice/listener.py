@@ -48,6 +48,7 @@ from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.echo import make_canceller
 from narrator.voice.mic import Endpointer, Mic, check_input
 from narrator.voice.spoken import echo_during
+from narrator.voice.unanswered import left_unanswered
 
 MIN_CONFIDENCE = 0.25       # pocketsphinx, a short phrase ("next", "heads", "go back")
 MIN_CONFIDENCE_LONG = 0.4   # pocketsphinx, a phrase of more than LONG_PHONES phones
@@ -258,11 +259,15 @@ class Ears:
         self.last = self.recognizer.finish()
         grammar, self._grammar = self._grammar, None
         if not self._window_open():
+            left_unanswered(self.last.free or self.last.text, "push to talk was not pressed")
             return None
         echo = (echo_during(echo, self.ended_at - self.last.seconds, self.ended_at)
                 if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
-        return decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
-                      wake=self.listening == "wake", echo=echo)
+        utterance = decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
+                           wake=self.listening == "wake", echo=echo)
+        if utterance is None:
+            left_unanswered(self.last.free or self.last.text, "table talk or the narrator's echo")
+        return utterance
 
     def _ahead(self, event: str) -> None:
         """At a pause, a recogniser that can decode ahead starts on what was said so far; when
