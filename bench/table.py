@@ -21,9 +21,11 @@ question is asked or to interrupt:
   sentence) whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I.
   K. A. R. D. space. ..."), as the read-back invites, until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again;
-* a miss ("didn't catch that", or nothing heard) is said again; an answer not heard by voice in
-  TRIES tries is typed, as the read-back invites (``--no-typing``: the run stops there), and
-  counted: the game is then not completed by voice alone;
+* a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
+  (its ``ignored`` event) and NOTHING_BACK seconds of silence after it) is said again; an
+  answer not heard by voice in TRIES tries is typed, as the read-back invites
+  (``--no-typing``: the run stops there), and counted: the game is then not completed by
+  voice alone;
 * interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
   "go back" at one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
@@ -73,6 +75,8 @@ SEED = "7"
 #: the players: one voice each (reported voices only; tests/clips.py VOICES)
 PLAYERS = ("flite:slt", "festival:slt-hts", "flite:rms", "espeak:en-us", "flite:awb")
 LOAD_WAIT = 300  # seconds for the narrator to load and ask its first question
+NOTHING_BACK = 3.0  # seconds of silence after the narrator left an utterance unanswered
+# (the ``ignored`` event): the table says it again
 QUIET = 30.0  # seconds after an answer with nothing heard: the table says it again (a loaded
 # machine can take 20 s to decode one utterance)
 PATIENCE = 1800  # seconds the table waits for the next question (a long track read whole)
@@ -548,7 +552,7 @@ class Players:
         ``timed``: the wait after it counts (an answer said, not typed)."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "ended": False}
-        reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, QUIET)
+        reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
             return got
@@ -568,6 +572,18 @@ class Players:
             got["mode"] = question.get("mode")
             got["ended"] = question["event"] == "end"
         return got
+
+    def reaction(self, begin: int, started: float, ended: float,
+                 done: Callable[[dict], bool]) -> tuple[int | None, str | None]:
+        """The first event from ``begin`` on that is ``done`` about an utterance said from
+        ``started`` to ``ended``, or None: after QUIET seconds of nothing, or NOTHING_BACK
+        seconds after the narrator left it unanswered (then with what it heard)."""
+        at = self.stream.wait(begin, lambda e: e["t"] > started and (
+            done(e) or e["event"] == "ignored" and e["t"] > ended), QUIET)
+        if at is None or self.stream.events[at]["event"] != "ignored":
+            return at, None
+        return (self.stream.wait(at + 1, done, NOTHING_BACK),
+                f"{self.stream.events[at]['text']} (ignored)")
 
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""
@@ -633,11 +649,13 @@ class Players:
             return  # a short passage: already asking
         if self.interrupt and roll < 0.25:
             mark = len(self.stream.events)
-            if self.control("pause", paused):
+            if self.control("pause", paused) is not None:
                 self.resume(mark)
         elif self.interrupt and roll < 0.35:
-            self.control("repeat", lambda e: e["event"] == "heard"
-                         and e["meaning"] == {"type": "Control", "name": "repeat", "arg": None})
+            at = self.control("repeat", lambda e: e["event"] == "heard" and e["meaning"]
+                              == {"type": "Control", "name": "repeat", "arg": None})
+            if at is not None:  # a question asked before it is asked again after it
+                self.cursor = max(self.cursor, at + 1)
         elif roll < 0.35 + self.talk:
             self.say(self.rng.choice(clips.TABLE_TALK), talk=True)
 
@@ -658,28 +676,29 @@ class Players:
         self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
         time.sleep(1.0)
         if not any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
-                                in ("heading", "line") or asked(e))
+                                in ("heading", "line") or asked(e)) is not None
                    for _ in range(RESUME_ROUNDS)):  # the run ends, not completed
             raise Stuck("resume never heard while paused")
 
-    def control(self, word: str, done: Callable[[dict], bool]) -> bool:
-        """Say a control over the narration until its effect shows."""
+    def control(self, word: str, done: Callable[[dict], bool]) -> int | None:
+        """Say a control over the narration until its effect shows (the index of that event;
+        None when it never does)."""
         self.tally.needed += 1
         for attempt in range(TRIES):
             begin = len(self.stream.events)
             started, ended = self.say(word)
-            at = self.stream.wait(begin, lambda e: e["t"] > started and done(e), QUIET)
+            at, ignored = self.reaction(begin, started, ended, done)
             if at is not None:
                 self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
                 self.tally.waits.append(max(0.0, self.stream.events[reacted or at]["t"] - ended))
                 self.tally.first += attempt == 0
-                return True
+                return at
             self.tally.misses += 1
             self.tally.repeats += 1
             heard = [e["text"] for e in self.stream.events[begin:] if e["event"] == "heard"]
-            self.finding(word, " / ".join(heard) or None)
-        return False
+            self.finding(word, " / ".join(heard) or ignored)
+        return None
 
     # -------------------------------------------------------------- speaking
 
