@@ -190,6 +190,13 @@ def make_clip(folder: Path, phrase: str, expected: str | None, voice: str,
     return Clip(path, phrase, expected, voice, snr_db)
 
 
+def spoken(clip: Clip) -> bytes:
+    """A clip's audio (16 kHz int16) without the quiet before and after the words."""
+    samples = (sf.read(clip.path, dtype="int16")[0]).reshape(-1)
+    loud = np.flatnonzero(np.abs(samples) > 0.05 * np.abs(samples).max())
+    return samples[loud[0]:loud[-1] + 1].tobytes()
+
+
 def command_clips(folder: Path, voices=VOICES, snr_db: float | None = None) -> list[Clip]:
     """Every command phrase in every voice."""
     return [make_clip(folder, phrase, expected, v, snr_db)

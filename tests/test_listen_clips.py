@@ -48,13 +48,6 @@ def sphinx():
     return PocketSphinx()
 
 
-def spoken(clip) -> bytes:
-    """A clip's audio without the quiet before and after the words."""
-    samples = np.frombuffer(read_pcm(clip.path), dtype=np.int16)
-    loud = np.flatnonzero(np.abs(samples) > 0.05 * np.abs(samples).max())
-    return samples[loud[0]:loud[-1] + 1].tobytes()
-
-
 def heard(recognizer, clip, expectation=FULL) -> str | None:
     return hear_file(recognizer, clip.path, expectation)["command"]
 
@@ -118,7 +111,7 @@ def test_the_ears_hear_next_in_a_stream_and_ignore_talk_around_it(clip_dir, whis
 def test_a_phrase_with_a_pause_inside_is_heard_whole(clip_dir, whisper):
     """Whisper starts decoding at a pause; when the player goes on ("go to track ... seven")
     that is dropped and the whole phrase is heard."""
-    first, then = (spoken(clips.make_clip(clip_dir, words, None, "flite:slt"))
+    first, then = (clips.spoken(clips.make_clip(clip_dir, words, None, "flite:slt"))
                    for words in ("go to track", "seven"))
     gap = QUIET[:2 * int(RATE * 0.2)]  # 200 ms: a pause, too short to end the utterance
     got = Ears(whisper, Frames(QUIET + first + gap + then + QUIET)).listen(FULL)

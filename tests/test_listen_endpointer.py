@@ -88,20 +88,37 @@ def test_a_word_the_suppressor_takes_whole_still_starts_an_utterance():
 
 
 def test_while_spelling_a_pause_between_letters_does_not_end_the_utterance():
-    letters = ([3000] * 8 + [50] * 20) * 10  # 10 letters, 600 ms apart: 8.4 s
+    letters = ([3000] * 8 + [50] * 20) * 6  # 6 letters, 600 ms apart: 5 s
     said = events(Endpointer(), [50] * 20 + letters + [50] * 40)
     ep = Endpointer()
     ep.spelling = True
     spelled = events(ep, [50] * 20 + letters + [50] * 40)
-    assert said.count("end") == 10  # each letter its own utterance
+    assert said.count("end") == 6  # each letter its own utterance
     last_letter = 20 + len(letters) - 20 - 1
     assert spelled.count("end") == 1
     assert spelled.index("end") == last_letter + ep.letter_end_frames  # a second after it
 
 
-def test_while_spelling_ten_seconds_cut_the_utterance():
+def test_while_spelling_ten_seconds_without_a_pause_cut_the_utterance():
     ep = Endpointer()
     ep.spelling = True
-    got = events(ep, [50] * 20 + ([3000] * 8 + [50] * 5) * 40)
+    got = events(ep, [50] * 20 + [3000] * 400)
     # (the pre-roll counts: the utterance holds it)
     assert got.index("end") - got.index("start") == ep.letter_max_frames - ep.preroll_frames
+    assert ep.cut  # and the letters go on: the floor is not raised to them
+    assert "start" in got[got.index("end") + 1:]
+
+
+def test_while_spelling_past_six_seconds_a_pause_between_letters_parts_the_utterance():
+    """Whisper loops on letters cut off at the end of its 10 s window: a long spelling is
+    parted between letters instead, and the ears join the parts."""
+    ep = Endpointer()
+    ep.spelling = True
+    got, cut = [], []
+    for level in [50] * 20 + ([3000] * 8 + [50] * 20) * 12 + [50] * 40:  # 12 letters: 10 s
+        got.append(ep.push(frame(level))[0])
+        if got[-1] == "end":
+            cut.append(ep.cut)
+    first = got.index("end") - got.index("start") + ep.preroll_frames
+    assert ep.letter_part_frames <= first < ep.letter_part_frames + 28
+    assert cut == [True, False]  # parted, then ended by a second of quiet

@@ -3,14 +3,18 @@ name question, the letters, then a read-back that spells them again before a yes
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from narrator.events import Control, Text, Unclear
+from narrator.events import Control, Line, Text, Unclear
 from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import SPELL
-from narrator.understand import describe, understand
+from narrator.understand import AcceptText, Expectation, describe, understand
 from narrator.understand.spelling import letters, spelled_out
+from narrator.voice.asr import Heard
+from narrator.voice.listener import Ears
+from narrator.voice.mic import FRAME, RATE, Frames
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
 INFO = registry.get("intensity")
@@ -97,3 +101,56 @@ def test_help_and_what_now_while_spelling_say_how_to_spell():
                                      ("spelling", "what now")])
     assert '"space" between words' in transcript
     assert "spelled one letter at a time" in transcript
+
+
+# --------------------------------------------------------------------------- longer than 10 s
+
+class Parts:
+    """A recogniser that hears each utterance as the next of ``parts`` (what it decodes)."""
+
+    name, denoise = "whisper", False
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+
+    def known(self, word):
+        return True
+
+    def start(self, grammar):
+        self.audio = b""
+
+    def feed(self, pcm):
+        self.audio += pcm
+
+    def partial(self):
+        return ""
+
+    def finish(self):
+        return Heard(self.parts.pop(0), 1.0, 0.0, seconds=len(self.audio) / 2 / RATE)
+
+
+def spelled_aloud(seconds_of_letters: float) -> Frames:
+    """Quiet, letters 0.6 s apart for ``seconds_of_letters``, then 4 s of quiet."""
+    rng = np.random.default_rng(7)
+    levels = [50] * 30 + ([3000] * 8 + [50] * 12) * round(seconds_of_letters / 0.6) + [50] * 130
+    return Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
+                           for level in levels))
+
+
+def spell(parts, seconds_of_letters):
+    recognizer, source = Parts(parts), spelled_aloud(seconds_of_letters)
+    ears = Ears(recognizer, source, clock=lambda: source.seconds_read)
+    heard = ears.listen(Expectation(Line("ask.name"), (AcceptText("name"),)), mode="spelling")
+    return heard, recognizer.parts
+
+
+def test_a_name_spelled_past_the_recognisers_window_is_heard_whole():
+    """The recogniser hears 10 s at most: a longer spelling was cut there, and its last letters
+    were a second utterance. It is parted between letters past 6 s, and the parts joined."""
+    heard, left = spell(["l o v e space f o r", "space j i l a"], 10)
+    assert left == [] and heard.meaning == Text("Love For Jila")
+
+
+def test_letters_parted_with_no_more_after_them_are_taken_alone():
+    heard, left = spell(["q u i c k", "never decoded"], 6)
+    assert left == ["never decoded"] and heard.meaning == Text("Quick")

@@ -63,6 +63,7 @@ SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
 SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
+SPELL_ON = 2.0  # seconds after a spelled name is cut (the recogniser's window) for the rest
 
 
 class Source(Protocol):
@@ -133,6 +134,13 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
                      False)
 
 
+def joined(first: Heard, rest: Heard) -> Heard:
+    """A spelled name heard in two parts (the first cut at the recogniser's window) as one."""
+    return Heard(f"{first.text} {rest.text}".strip(), min(first.confidence, rest.confidence),
+                 rest.ms, free=f"{first.free} {rest.free}".strip(),
+                 seconds=first.seconds + rest.seconds)
+
+
 def spelled_like(heard: Heard) -> bool:
     """Whether the free transcript nearly spells the recogniser's phrase (``spells``)."""
     return bool(heard.free) and spells(heard.free, heard.text)
@@ -193,6 +201,7 @@ class Ears:
         self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
         self._grammar = None
+        self._spelled: tuple[Heard, object, float] | None = None  # letters cut off: more come
         self._window_until = 0.0
         self._ready = threading.Event()
         if callable(recognizer) and not hasattr(recognizer, "start"):
@@ -229,11 +238,18 @@ class Ears:
         (an ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
         self.endpointer.spelling = mode == "spelling"
+        if mode != "spelling":
+            self._spelled = None
         while deadline is None or self.clock() < deadline:
             try:
                 frame = self.source.read(timeout=0.1)
             except EOFError:
                 return None
+            if self._spelled is not None and not self.endpointer.in_speech \
+                    and self.clock() - self._spelled[2] > SPELL_ON:  # no more letters came
+                heard, grammar, _ = self._spelled
+                self._spelled = None
+                return self._decide(heard, grammar, expectation, mode, echo)
             if frame is None or not self.ready:
                 continue
             if self.denoiser is not None and getattr(self.recognizer, "denoise", True):
@@ -256,17 +272,27 @@ class Ears:
         if event != "end" or self._grammar is None:
             return None
         self.ended_at = getattr(self.source, "captured_until", None) or self.clock()
-        self.last = self.recognizer.finish()
-        grammar, self._grammar = self._grammar, None
-        if not self._window_open():
-            left_unanswered(self.last.free or self.last.text, "push to talk was not pressed")
+        heard, grammar, self._grammar = self.recognizer.finish(), self._grammar, None
+        if self._spelled is not None:  # the rest of a spelled name
+            heard, self._spelled = joined(self._spelled[0], heard), None
+        if mode == "spelling" and self.endpointer.cut:  # longer than the recogniser's window
+            self._spelled = (heard, grammar, self.clock())
             return None
-        echo = (echo_during(echo, self.ended_at - self.last.seconds, self.ended_at)
+        return self._decide(heard, grammar, expectation, mode, echo)
+
+    def _decide(self, heard: Heard, grammar, expectation: Expectation | None, mode: str,
+                echo: str) -> Utterance | None:
+        """What one decoded utterance is (``decide``); one left unanswered is logged so."""
+        self.last = heard
+        if not self._window_open():
+            left_unanswered(heard.free or heard.text, "push to talk was not pressed")
+            return None
+        echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
                 if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
-        utterance = decide(self.last, grammar, expectation, self.recognizer.name, mode=mode,
+        utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
                            wake=self.listening == "wake", echo=echo)
         if utterance is None:
-            left_unanswered(self.last.free or self.last.text, "table talk or the narrator's echo")
+            left_unanswered(heard.free or heard.text, "table talk or the narrator's echo")
         return utterance
 
     def _ahead(self, event: str) -> None:

@@ -63,7 +63,9 @@ class Endpointer:
     preroll_frames: int = 10
     max_frames: int = 200        # 6 s: longer is talk, not a command; cut it
     letter_end_frames: int = 34  # while ``spelling``: 1 s of quiet ends it (a pause between
-    letter_max_frames: int = 330  # letters does not), and 10 s (the recogniser's window) cut it
+    letter_max_frames: int = 330  # letters does not), and 10 s (the recogniser's window) cut it;
+    letter_part_frames: int = 200  # past 6 s, a pause between letters parts it (``cut``: the
+    # ears join the parts; Whisper loops on letters cut off at the window's end)
     start_ratio: float = 3.0     # ~10 dB over the noise floor
     end_ratio: float = 2.0
     min_level: float = 120.0     # int16 rms under which nothing is speech
@@ -73,6 +75,7 @@ class Endpointer:
         self.floor: float | None = None
         self.in_speech = False
         self.spelling = False  # a name is being spelled, letter by letter
+        self.cut = False  # the last utterance ended by its length, not by a quiet
         self._loud = 0
         self._quiet = 0
         self._length = 0
@@ -91,9 +94,13 @@ class Endpointer:
         paused = self._quiet >= self.pause_frames
         self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
         longest = self.letter_max_frames if self.spelling else self.max_frames
-        if self._ended() or self._length >= longest:
-            if self._length >= longest:  # a steady sound this long is the new floor
-                self.floor = max(self.floor, level)
+        ended = self._ended()
+        parted = (self.spelling and self._length >= self.letter_part_frames
+                  and self._quiet >= self.pause_frames)
+        if ended or parted or self._length >= longest:
+            self.cut = not ended
+            if self.cut and not self.spelling:  # a steady sound this long is the new floor
+                self.floor = max(self.floor, level)  # (letters spelled on are not)
             self.in_speech = False
             self._recent.clear()
             return "end", frame
