@@ -15,6 +15,7 @@ from narrator.voice.grammar import build
 from narrator.voice.listener import Ears, decide
 from narrator.voice.mic import RATE, Frames
 from narrator.voice.spoken import ECHO_MARGIN, Echo, Spoken, echo_during
+from scripted import Scripted
 
 READING = Expectation(Line("reading"), ())
 HELP_LINE = "Say help at any time for the list of commands."
@@ -73,25 +74,8 @@ def test_only_the_last_minute_is_kept():
     assert said.during(0.0, 100.0) == f"{NEXT_LINE} Pass the dice."
 
 
-class Filler:
-    """A recogniser that hears Whisper's filler on leftover echo ("Thank you.") in anything."""
-
-    name = "whisper"
-
-    def known(self, word):
-        return True
-
-    def start(self, grammar):
-        self.audio = b""
-
-    def feed(self, pcm):
-        self.audio += pcm
-
-    def partial(self):
-        return ""
-
-    def finish(self):
-        return Heard("next", 0.01, 0.0, free="Thank you.", seconds=len(self.audio) / 2 / RATE)
+#: Whisper's filler on leftover echo ("Thank you."), fitted to "next" under the bar
+FILLER = Heard("next", 0.01, 0.0, free="Thank you.")
 
 
 class Microphone(Frames):
@@ -110,7 +94,7 @@ def test_filler_over_the_narration_is_a_miss_said_when_the_microphone_cannot_hea
     said.start(NEXT_LINE, 0.0)  # still reading
     heard = {}
     for hears in (True, False):
-        ears = Ears(Filler(), Microphone(hears), clock=lambda: 1.5)
+        ears = Ears(Scripted(FILLER), Microphone(hears), clock=lambda: 1.5)
         heard[hears] = ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said))
     assert heard[True] is None  # the narrator's echo, maybe: nothing
     assert isinstance(heard[False].meaning, Unclear)
@@ -133,9 +117,9 @@ def test_an_utterance_read_late_is_placed_when_it_was_captured():
     """Leftover echo captured while the narrator read, read by the ears half a minute later
     when it is quiet: still the narrator's (before, the ears placed it when they read it)."""
     said = narration()  # NEXT_LINE audible 3.0-7.0 s; the sound below comes at 5.0-5.5 s
-    late = Ears(Filler(), LateMicrophone(start=3.0), clock=lambda: 30.0)
+    late = Ears(Scripted(FILLER), LateMicrophone(start=3.0), clock=lambda: 30.0)
     assert late.listen(READING, mode="asking", echo=Echo("", said)) is None
-    untimed = Ears(Filler(), Microphone(hears_narrator=True), clock=lambda: 30.0)
+    untimed = Ears(Scripted(FILLER), Microphone(hears_narrator=True), clock=lambda: 30.0)
     assert isinstance(untimed.listen(READING, mode="asking", echo=Echo("", said)).meaning,
                       Unclear)
 
@@ -147,7 +131,7 @@ def test_an_utterance_left_unanswered_is_in_the_events_file_with_what_was_heard(
 
     said = narration()
     log = EventLog(tmp_path / "events.jsonl", print)
-    ears = LoggedEars(Ears(Filler(), Microphone(hears_narrator=True), clock=lambda: 1.5), log)
+    ears = LoggedEars(Ears(Scripted(FILLER), Microphone(hears_narrator=True), clock=lambda: 1.5), log)
     assert ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said)) is None
     log.close(completed=False)
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]

@@ -584,32 +584,27 @@ class HeardBack:
         return Utterance(text, understand(text, expectation, mode), 0.5, "whisper", False)
 
 
-def test_what_ends_while_our_own_earcon_sounds_is_not_taken_for_the_table():
+def after_our_earcon(mic):
+    """What ``LiveEars`` over ``mic`` hear when the listening earcon has just sounded."""
     from narrator.session.console import LiveEars
 
-    expectation = Session(INFO, SCRIPT, {}).expectation
-    mic = HeardBack([(0.1, "no"), (1.0, "help")])
     ears = LiveEars(mic)
     try:
         ears.cued("listening")
-        heard = ears.listen(expectation, timeout=3)
+        return ears.listen(Session(INFO, SCRIPT, {}).expectation, timeout=3)
     finally:
         ears.close()
+
+
+def test_what_ends_while_our_own_earcon_sounds_is_not_taken_for_the_table():
+    heard = after_our_earcon(HeardBack([(0.1, "no"), (1.0, "help")]))
     assert heard is not None and heard.text == "help"  # "no" ended with the earcon: dropped
 
 
 def test_a_word_begun_before_our_earcon_and_ending_with_it_is_the_tables():
     """"repeat" said as the question ends, and ending as the listening earcon sounds, is
     heard (it was dropped as the earcon, and the table waited in silence)."""
-    from narrator.session.console import LiveEars
-
-    expectation = Session(INFO, SCRIPT, {}).expectation
-    ears = LiveEars(HeardBack([(0.1, "repeat")], seconds=1.2))
-    try:
-        ears.cued("listening")
-        heard = ears.listen(expectation, timeout=3)
-    finally:
-        ears.close()
+    heard = after_our_earcon(HeardBack([(0.1, "repeat")], seconds=1.2))
     assert heard is not None and heard.text == "repeat"
 
 
@@ -618,15 +613,7 @@ def test_with_a_microphone_deaf_to_the_narrator_a_word_ending_with_our_earcon_is
     ("pause" said just as the question's listening earcon sounded was dropped)."""
     from types import SimpleNamespace
 
-    from narrator.session.console import LiveEars
-
-    expectation = Session(INFO, SCRIPT, {}).expectation
     mic = HeardBack([(0.1, "help")])
     mic.source = SimpleNamespace(hears_narrator=False)
-    ears = LiveEars(mic)
-    try:
-        ears.cued("listening")
-        heard = ears.listen(expectation, timeout=3)
-    finally:
-        ears.close()
+    heard = after_our_earcon(mic)
     assert heard is not None and heard.text == "help"

@@ -15,6 +15,7 @@ from narrator.understand.spelling import letters, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import FRAME, RATE, Frames
+from scripted import Scripted
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
 INFO = registry.get("intensity")
@@ -105,30 +106,6 @@ def test_help_and_what_now_while_spelling_say_how_to_spell():
 
 # --------------------------------------------------------------------------- longer than 10 s
 
-class Parts:
-    """A recogniser that hears each utterance as the next of ``parts`` (what it decodes)."""
-
-    name, denoise = "whisper", False
-
-    def __init__(self, parts):
-        self.parts = list(parts)
-
-    def known(self, word):
-        return True
-
-    def start(self, grammar):
-        self.audio = b""
-
-    def feed(self, pcm):
-        self.audio += pcm
-
-    def partial(self):
-        return ""
-
-    def finish(self):
-        return Heard(self.parts.pop(0), 1.0, 0.0, seconds=len(self.audio) / 2 / RATE)
-
-
 def spelled_aloud(seconds_of_letters: float) -> Frames:
     """Quiet, letters 0.6 s apart for ``seconds_of_letters``, then 4 s of quiet."""
     rng = np.random.default_rng(7)
@@ -138,19 +115,20 @@ def spelled_aloud(seconds_of_letters: float) -> Frames:
 
 
 def spell(parts, seconds_of_letters):
-    recognizer, source = Parts(parts), spelled_aloud(seconds_of_letters)
+    """What the ears make of letters spelled for ``seconds_of_letters``, decoded as ``parts``."""
+    recognizer = Scripted(*(Heard(part, 1.0, 0.0) for part in parts))
+    source = spelled_aloud(seconds_of_letters)
     ears = Ears(recognizer, source, clock=lambda: source.seconds_read)
-    heard = ears.listen(Expectation(Line("ask.name"), (AcceptText("name"),)), mode="spelling")
-    return heard, recognizer.parts
+    return ears.listen(Expectation(Line("ask.name"), (AcceptText("name"),)), mode="spelling")
 
 
 def test_a_name_spelled_past_the_recognisers_window_is_heard_whole():
     """The recogniser hears 10 s at most: a longer spelling was cut there, and its last letters
     were a second utterance. It is parted between letters past 6 s, and the parts joined."""
-    heard, left = spell(["l o v e space f o r", "space j i l a"], 10)
-    assert left == [] and heard.meaning == Text("Love For Jila")
+    heard = spell(["l o v e space f o r", "space j i l a"], 10)
+    assert heard.meaning == Text("Love For Jila")
 
 
 def test_letters_parted_with_no_more_after_them_are_taken_alone():
-    heard, left = spell(["q u i c k", "never decoded"], 6)
-    assert left == ["never decoded"] and heard.meaning == Text("Quick")
+    heard = spell(["q u i c k", "never decoded"], 6)
+    assert heard.meaning == Text("Quick")
