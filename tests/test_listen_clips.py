@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 import clips
 from narrator.events import Control, Dice, Line, Unclear, Word
-from narrator.understand import AcceptDice, AcceptWords, Expectation
+from narrator.understand import AcceptDice, AcceptWords, Expectation, understand
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model, load_recognizer
-from narrator.voice.hear import FULL, hear_file, read_pcm
+from narrator.voice.hear import FULL, command_of, hear_file, read_pcm
 from narrator.voice.listener import Ears
 from narrator.voice.mic import RATE, Frames
 from narrator.voice.whisper import Whisper
@@ -143,6 +143,19 @@ def test_an_answer_at_a_word_prompt_is_heard_with_its_meaning(clip_dir, whisper)
     said = clips.make_clip(clip_dir, "tails", "tails", "festival:slt-hts")
     got = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(COIN)
     assert got.meaning == Word("tails")
+
+
+@pytest.mark.parametrize("said, voice", [("four two one", "flite:awb"),
+                                         ("four two one", "flite:rms"),
+                                         ("four two one", "festival:slt-hts"),
+                                         ("five five three", "festival:slt-hts")])
+def test_dice_said_in_a_run_that_whisper_writes_as_one_number_are_heard_sure(
+        clip_dir, whisper, said, voice):
+    """Whisper writes "four two one" as "421": set apart, that is the phrase (it was heard
+    unsure, 0.21-0.24, and read back)."""
+    three_dice = Expectation(Line("ask"), (AcceptDice(6, 1, 3),))
+    got = hear_file(whisper, clips.make_clip(clip_dir, said, None, voice).path, three_dice)
+    assert got["command"] == command_of(understand(said, three_dice)) and got["sure"], got
 
 
 def test_the_narrators_own_words_do_not_trigger_it(clip_dir, whisper):

@@ -252,3 +252,15 @@ def test_the_voice_grammar_holds_track_numbers_to_the_tracks_the_game_has():
     assert not any(none.matches(p) for p in ("go to track one", "track three", "read track two"))
     assert grammar(DICE).matches("skip to track thirty")  # not told: up to MAX_TRACK
     assert understand("go to track twenty", DICE) == Control("goto", 20)
+
+
+@pytest.mark.parametrize("written, apart", [
+    ("421", "4 2 1"), ("553.", "5 5 3."), ("3.5", "3 5"), ("3-5.", "3 5."),
+    ("Track 21.", "Track 2 1."), ("four two one", "four two one"), ("6, 2", "6, 2"),
+])
+def test_digits_a_recogniser_ran_together_are_set_apart(written, apart):
+    """How Whisper writes dice said in a run ("four two one" as "421"); a variant it tries
+    against the grammar when what it wrote is no phrase (voice/whisper.py)."""
+    from narrator.understand.words import digits_apart
+
+    assert digits_apart(written) == apart

@@ -62,6 +62,12 @@ def normalise(text: str) -> str:
     return " ".join(words)
 
 
+def digits_apart(text: str) -> str:
+    """Digits written as one number set apart ("421" → "4 2 1", "3.5" → "3 5"): dice faces
+    said in a run, as a recogniser writes them ("four two one" as "421")."""
+    return re.sub(r"(?<=\d)[.-]?(?=\d)", " ", text)
+
+
 #: how alike in letters a transcript is to a phrase it nearly spells (``spells``)
 SPELLED_AT = 0.72
 

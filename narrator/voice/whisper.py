@@ -64,7 +64,7 @@ from rapidfuzz.process import cdist
 
 from narrator.understand import normalise, spells
 from narrator.understand.spelling import letter_words
-from narrator.understand.words import TENS, UNITS
+from narrator.understand.words import TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole
 
@@ -264,8 +264,10 @@ class Whisper:
             return said, (1.0 if said else 0.0), once(best)
         if grammar is None or grammar.free or not best:
             return once(best), (1.0 if best else 0.0), once(best)
-        legal = list(dict.fromkeys(normalise(t) for t in free if grammar.matches(t)))
-        if legal == [normalise(best)] and not _doubled(legal[0]):
+        said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
+        legal = list(dict.fromkeys(normalise(t) for t in [said] + free[1:]
+                                   if grammar.matches(t)))
+        if legal == [normalise(said)] and not _doubled(legal[0]):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         candidates = list(dict.fromkeys(legal + _awaited(grammar)
                                         + self._nearest(grammar, free)))
@@ -273,7 +275,7 @@ class Whisper:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
-        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(best),
+        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
                                     grammar.same)
         return chosen, confidence, once(best)
 
