@@ -11,7 +11,8 @@ epoch) and is flushed at once:
   ``prompt``, ``accepts``, ``phrases``: what can be said, in words);
 * ``heard``: an utterance (``text``, ``engine``, ``confidence``, ``sure``, ``meaning``);
   ``ignored``: one decoded and not acted on (``text``, ``why``: table talk or the narrator's
-  echo, an earcon, a question no longer asked; ``voice/unanswered.py``);
+  echo, an earcon, a question no longer asked, push to talk not pressed;
+  ``voice/unanswered.py``);
 * ``applied``: a game input kept in the journal and acted on (``input``); ``undone``: go back;
 * ``end``: the session stopped, however it stopped (``completed``: the game reached its end).
 

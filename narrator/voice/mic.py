@@ -75,7 +75,7 @@ class Endpointer:
         self.floor: float | None = None
         self.in_speech = False
         self.spelling = False  # a name is being spelled, letter by letter
-        self.cut = False  # the last utterance ended by its length, not by a quiet
+        self.cut = False  # the last utterance was cut or parted, not ended by a quiet
         self._loud = 0
         self._quiet = 0
         self._length = 0
