@@ -63,7 +63,7 @@ SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
 SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
-SPELL_ON = 2.0  # seconds after a spelled name is cut (the recogniser's window) for the rest
+SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 
 
 class Source(Protocol):
@@ -135,7 +135,7 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
 
 
 def joined(first: Heard, rest: Heard) -> Heard:
-    """A spelled name heard in two parts (the first cut at the recogniser's window) as one."""
+    """A spelled name heard in two parts (``Endpointer.cut``: parted or cut) as one."""
     return Heard(f"{first.text} {rest.text}".strip(), min(first.confidence, rest.confidence),
                  rest.ms, free=f"{first.free} {rest.free}".strip(),
                  seconds=first.seconds + rest.seconds)
@@ -275,7 +275,7 @@ class Ears:
         heard, grammar, self._grammar = self.recognizer.finish(), self._grammar, None
         if self._spelled is not None:  # the rest of a spelled name
             heard, self._spelled = joined(self._spelled[0], heard), None
-        if mode == "spelling" and self.endpointer.cut:  # longer than the recogniser's window
+        if mode == "spelling" and self.endpointer.cut:  # parted or cut: more letters may come
             self._spelled = (heard, grammar, self.clock())
             return None
         return self._decide(heard, grammar, expectation, mode, echo)

@@ -9,7 +9,8 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
 1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
    transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
-   is a legal phrase, that is the answer (confidence 1).
+   is a legal phrase, that is the answer (confidence 1); one that is not is tried with its
+   digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
    list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
    every transcript of the 5 that is legal, and the phrases the moment mostly waits for
