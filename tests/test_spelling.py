@@ -14,7 +14,7 @@ from narrator.understand import AcceptText, Expectation, describe, understand
 from narrator.understand.spelling import letters, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
-from narrator.voice.mic import FRAME, RATE, Frames
+from narrator.voice.mic import FRAME, Frames
 from scripted import Scripted
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 

@@ -99,8 +99,8 @@ class Endpointer:
                   and self._quiet >= self.pause_frames)
         if ended or parted or self._length >= longest:
             self.cut = not ended
-            if self.cut and not self.spelling:  # a steady sound this long is the new floor
-                self.floor = max(self.floor, level)  # (letters spelled on are not)
+            if self._length >= longest and not self.spelling:  # a steady sound this long
+                self.floor = max(self.floor, level)  # is the new floor (letters are not)
             self.in_speech = False
             self._recent.clear()
             return "end", frame
