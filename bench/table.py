@@ -263,8 +263,7 @@ class Room:
         """Babble under everything, ``snr`` dB below the players' speech, looped."""
         speech = [sf.read(clips.make_clip(self.clips_dir, "four and nine", None, v).path)[0]
                   for v in PLAYERS]
-        power = float(np.mean([np.mean(s[np.abs(s) > 0.02 * np.abs(s).max()] ** 2)
-                               for s in speech]))
+        power = float(np.mean([clips.speech_power(s) for s in speech]))
         noise = clips.babble(self.clips_dir, 60.0)
         noise *= np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr / 10)))
         bed = self.clips_dir / f"bed-{snr:g}.wav"

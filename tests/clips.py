@@ -149,6 +149,12 @@ def babble(folder: Path, seconds: float) -> np.ndarray:
     return np.resize(mixed, int(seconds * RATE))
 
 
+def speech_power(samples: np.ndarray) -> float:
+    """Mean power of a clip where there is speech (its silent ends left out)."""
+    loud = np.abs(samples) > 0.02 * np.abs(samples).max()
+    return float(np.mean(samples[loud] ** 2))
+
+
 def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None:
     """Mix pink noise or babble into ``clean`` so speech power / noise power is ``snr_db``."""
     speech, _ = sf.read(clean, dtype="float64")
@@ -159,10 +165,8 @@ def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None
         noise_file = out.with_suffix(".noise.wav")
         noise = _pink(seconds, noise_file)
         noise_file.unlink()
-    loud = np.abs(speech) > 0.02 * np.abs(speech).max()  # speech power where there is speech
-    speech_power = float(np.mean(speech[loud] ** 2))
     noise_power = float(np.mean(noise ** 2))
-    gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
+    gain = np.sqrt(speech_power(speech) / (noise_power * 10 ** (snr_db / 10)))
     mixed = np.clip(speech + gain * np.resize(noise, len(speech)), -1, 1)
     sf.write(out, mixed, RATE, subtype="PCM_16")
 

@@ -108,6 +108,27 @@ def test_the_ears_hear_next_in_a_stream_and_ignore_talk_around_it(clip_dir, whis
     assert ears.listen(FULL) is None  # nothing more in the stream
 
 
+@pytest.mark.parametrize("words, voice", [("three successes", "flite:slt"),
+                                          ("four and nine", "flite:rms"),
+                                          ("repeat", "espeak:en-us")])
+def test_a_command_said_while_others_talk_on_20_db_down_is_heard_as_it_ends(
+        clip_dir, whisper, words, voice):
+    """Others at the table talk without a break (babble 20 dB under the player): the
+    utterance ends with the player's words, not held open by the talk and then cut as talk."""
+    said = read_pcm(clips.make_clip(clip_dir, words, None, voice, pad=0.1).path)
+    speech = np.frombuffer(said, np.int16).astype(np.float64)
+    talk = np.roll(clips.babble(clip_dir, 16.0), -2 * RATE)
+    room = talk * np.sqrt(clips.speech_power(speech) / (np.mean(talk ** 2) * 10 ** 2))
+    at = 9 * RATE  # the talk has gone on long enough for the ears to know the room
+    room[at:at + len(speech)] += speech
+    source = Frames(np.clip(room, -32768, 32767).astype(np.int16).tobytes())
+    ears = Ears(whisper, source)
+    while (got := ears.listen(FULL)) is not None and got.text != words:
+        pass  # the talk's own words, as the ears make them out (read back if ever taken)
+    assert got is not None and got.text == words
+    assert source.seconds_read - (at + len(speech)) / RATE < 1.0
+
+
 def test_a_phrase_with_a_pause_inside_is_heard_whole(clip_dir, whisper):
     """Whisper starts decoding at a pause; when the player goes on ("go to track ... seven")
     that is dropped and the whole phrase is heard."""

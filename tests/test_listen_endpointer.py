@@ -38,6 +38,19 @@ def test_a_steady_noise_becomes_the_floor_after_one_cut_utterance():
     assert got.count("start") == 1 and got[-100:] == ["silence"] * 100
 
 
+def test_a_word_said_while_others_talk_on_ends_with_the_word():
+    """Talk around the table that never stops (syllables at 1500 with dips to silence
+    between them) is the room's level once an utterance of it is cut at 6 s; a player's word
+    over it then ends 300 ms after the word, not when the talk next falls quiet."""
+    talk = [1500, 1500, 1500, 0] * 80
+    ep = Endpointer()
+    got = events(ep, [50] * 10 + talk + [8000] * 15 + talk)
+    word = 10 + len(talk)
+    assert got[:word].count("end") == 1  # the talk, cut at 6 s
+    assert got.index("start", word - 3) < word + 3
+    assert got.index("end", word) == word + 15 + 9
+
+
 def test_an_endless_utterance_is_cut_at_six_seconds():
     ep = Endpointer()
     got = events(ep, [50] * 20 + [3000] * 400)

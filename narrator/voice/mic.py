@@ -11,9 +11,13 @@ narrator's voice suppressed as well, which the endpointer judges speech by (with
 frame far down, for a voice the suppressor took whole). ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
 (with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
-shorter one when the listener says that what was heard is a phrase that cannot go on. A short
-quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser can start
-decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is void).
+shorter one when the listener says that what was heard is a phrase that cannot go on. Where
+others talk on around the table, the floor falls into the dips between their words; the room's
+median level (over its last 4 s outside utterances, and over any utterance cut for its length)
+then stands for the floor, so their talk neither holds a player's words open nor merges them.
+A short quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser
+can start decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
+void).
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ class Endpointer:
     letter_part_frames: int = 200  # past 6 s, a pause between letters parts it (``cut``: the
     # ears join the parts; Whisper loops on letters cut off at the window's end)
     start_ratio: float = 3.0     # ~10 dB over the noise floor
+    room_frames: int = 134       # 4 s of the room's level (see the module docstring)
     end_ratio: float = 2.0
     min_level: float = 120.0     # int16 rms under which nothing is speech
     complete: Callable[[], bool] | None = None
@@ -80,6 +85,9 @@ class Endpointer:
         self._quiet = 0
         self._length = 0
         self._recent: deque[bytes] = deque(maxlen=self.preroll_frames)
+        self._room: deque[float] = deque(maxlen=self.room_frames)
+        self.room = 0.0  # the room's median level: a floor where others talk on
+        self._spoken: list[float] = []  # the levels of the utterance's frames
 
     def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
         """The event ``frame`` makes; its loudness is ``gate``'s when given (the frame with the
@@ -97,10 +105,11 @@ class Endpointer:
         ended = self._ended()
         parted = (self.spelling and self._length >= self.letter_part_frames
                   and self._quiet >= self.pause_frames)
+        self._spoken.append(level)
         if ended or parted or self._length >= longest:
             self.cut = not ended
-            if self._length >= longest and not self.spelling:  # a steady sound this long
-                self.floor = max(self.floor, level)  # is the new floor (letters are not)
+            if self._length >= longest and not self.spelling:  # a sound this long is the
+                self._hear_room(self._spoken)  # room's (letters are not)
             self.in_speech = False
             self._recent.clear()
             return "end", frame
@@ -115,10 +124,16 @@ class Endpointer:
                 and self.complete())
 
     def _threshold(self, ratio: float) -> float:
-        return max(self.floor * ratio, self.min_level)
+        return max(max(self.floor, self.room) * ratio, self.min_level)
+
+    def _hear_room(self, levels) -> None:
+        self._room.extend(levels)
+        if len(self._room) >= self.preroll_frames:
+            self.room = float(np.median(self._room))
 
     def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
         self._recent.append(frame)
+        self._hear_room((level,))
         if level >= self._threshold(self.start_ratio):
             self._loud += 1
         else:
@@ -129,6 +144,7 @@ class Endpointer:
         if self._loud < self.start_frames:
             return "silence", frame
         self.in_speech, self._loud, self._quiet = True, 0, 0
+        self._spoken = []
         self._length = len(self._recent)
         audio = b"".join(self._recent)
         self._recent.clear()
