@@ -25,6 +25,10 @@ What an utterance becomes (``decide``):
   narrator was audible is nothing too: Whisper's filler on the leftover echo; so is a game
   answer the grammar fitted to such filler (``filler``: the transcript has none of its words).
 
+Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
+the narration): one no louder than the talk going on around the table, or one cut for its
+length where no free text is asked.
+
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
 microphone is read and dropped. When the engine asked for cannot load, the next one is used and
@@ -41,7 +45,9 @@ import time
 from typing import Callable, Protocol
 
 from narrator.events import Continue, Control, Text, Unclear, Utterance
-from narrator.understand import MAX_TRACK, WAKE_WORD, Expectation, normalise, spells, understand
+from narrator.understand import (
+    MAX_TRACK, WAKE_WORD, AcceptText, Expectation, normalise, spells, understand,
+)
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
 from narrator.voice.denoise import Denoiser, make_denoiser
@@ -273,12 +279,31 @@ class Ears:
             return None
         self.ended_at = getattr(self.source, "captured_until", None) or self.clock()
         heard, grammar, self._grammar = self.recognizer.finish(), self._grammar, None
+        talk = self._room_talk(expectation, mode)
+        if talk is not None:
+            left_unanswered(heard.free or heard.text, talk)
+            return None
         if self._spelled is not None:  # the rest of a spelled name
             heard, self._spelled = joined(self._spelled[0], heard), None
         if mode == "spelling" and self.endpointer.cut:  # parted or cut: more letters may come
             self._spelled = (heard, grammar, self.clock())
             return None
         return self._decide(heard, grammar, expectation, mode, echo)
+
+    def _room_talk(self, expectation: Expectation | None, mode: str) -> str | None:
+        """Why the utterance just ended is talk around the table by its sound alone, or None:
+        no louder than the room's talk (``Endpointer.distant``), or cut for its length where
+        no free text is asked (a command in it was cut in two). Not over the narration: there
+        the room's level is the narrator's residue, and a word the suppressor took whole is as
+        faint."""
+        if mode == "reading":
+            return None
+        if self.endpointer.distant:
+            return "no louder than the talk around it"
+        if self.endpointer.cut and mode != "spelling" and (
+                expectation is None or expectation.find(AcceptText) is None):
+            return "longer than any answer asked for: talk"
+        return None
 
     def _decide(self, heard: Heard, grammar, expectation: Expectation | None, mode: str,
                 echo: str) -> Utterance | None:

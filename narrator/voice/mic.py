@@ -14,7 +14,9 @@ is a voice-activity detector with an adaptive noise floor: speech starts after a
 shorter one when the listener says that what was heard is a phrase that cannot go on. Where
 others talk on around the table, the floor falls into the dips between their words; the room's
 median level (over its last 4 s outside utterances, and over any utterance cut for its length)
-then stands for the floor, so their talk neither holds a player's words open nor merges them.
+then stands for the floor, so their talk neither holds a player's words open nor merges them,
+and an utterance hardly louder than that median is theirs (``distant``), not a player's at the
+microphone.
 A short quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser
 can start decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 void).
@@ -72,6 +74,8 @@ class Endpointer:
     # ears join the parts; Whisper loops on letters cut off at the window's end)
     start_ratio: float = 3.0     # ~10 dB over the noise floor
     room_frames: int = 134       # 4 s of the room's level (see the module docstring)
+    near_ratio: float = 2.5      # an utterance whose loud frames (80th percentile) are not
+    # 8 dB over the room's median is its talk (``distant``), not a player at the microphone
     end_ratio: float = 2.0
     min_level: float = 120.0     # int16 rms under which nothing is speech
     complete: Callable[[], bool] | None = None
@@ -88,6 +92,7 @@ class Endpointer:
         self._room: deque[float] = deque(maxlen=self.room_frames)
         self.room = 0.0  # the room's median level: a floor where others talk on
         self._spoken: list[float] = []  # the levels of the utterance's frames
+        self.distant = False  # the last utterance was no louder than the room's talk
 
     def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
         """The event ``frame`` makes; its loudness is ``gate``'s when given (the frame with the
@@ -108,6 +113,7 @@ class Endpointer:
         self._spoken.append(level)
         if ended or parted or self._length >= longest:
             self.cut = not ended
+            self.distant = float(np.percentile(self._spoken, 80)) < self.near_ratio * self.room
             if self._length >= longest and not self.spelling:  # a sound this long is the
                 self._hear_room(self._spoken)  # room's (letters are not)
             self.in_speech = False

@@ -1,0 +1,48 @@
+"""Talk around the table known by its sound alone (``Ears._room_talk``): an utterance no louder
+than the talk going on around it, or cut for its length where no free text is asked, is not
+acted on, whatever it decodes as."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from narrator.events import Dice, Line, Text
+from narrator.understand import AcceptDice, AcceptText, Expectation
+from narrator.voice.asr import Heard
+from narrator.voice.listener import Ears
+from narrator.voice.mic import FRAME, Frames
+from scripted import Scripted
+
+DICE = Expectation(Line("ask.roll"), (AcceptDice(6, 1, 2),))
+NAME = Expectation(Line("ask.name"), (AcceptText("name"),))
+#: the others' talk: syllables at 1500 with dips to silence, going on (7 s: one utterance of
+#: it is cut at 6 s, and the ears know the room's level)
+TALK = [1500, 1500, 1500, 0] * 60
+
+
+def heard(levels: list[float], transcript: str, expectation: Expectation):
+    """What the ears hand on from a stream at ``levels`` (int16 rms, 30 ms frames) when each
+    utterance decodes as ``transcript``."""
+    rng = np.random.default_rng(5)
+    source = Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
+                             for level in levels))
+    ears = Ears(Scripted(Heard(transcript, 1.0, 0.0)), source, clock=lambda: source.seconds_read)
+    return ears.listen(expectation)
+
+
+def test_a_word_at_the_microphone_over_the_talk_is_heard():
+    got = heard([50] * 10 + TALK + [9000] * 20 + TALK[:40], "four", DICE)
+    assert got is not None and got.meaning == Dice((4,))
+
+
+def test_a_word_no_louder_than_the_talk_around_it_is_not_acted_on():
+    assert heard([50] * 10 + TALK + [2500] * 20 + TALK[:40], "four", DICE) is None
+
+
+def test_an_utterance_cut_for_its_length_is_talk_unless_free_text_is_asked():
+    """A command cut in two at 6 s ("one" of "one and five") must not count as a die; a long
+    name can still be answered."""
+    long_quiet_room = [50] * 10 + [3000] * 230 + [50] * 40
+    assert heard(long_quiet_room, "four", DICE) is None
+    got = heard(long_quiet_room, "Marguerite of the Seven Bridges", NAME)
+    assert got is not None and got.meaning == Text("Marguerite of the Seven Bridges")
