@@ -51,6 +51,18 @@ def test_a_word_said_while_others_talk_on_ends_with_the_word():
     assert got.index("end", word) == word + 15 + 9
 
 
+def test_what_is_heard_while_the_narrator_reads_is_not_the_rooms_level():
+    """Without an echo canceller the narrator's own voice fills the microphone while it reads:
+    that is not the room, or a player's answer just after it would be taken for far talk."""
+    ep = Endpointer()
+    events(ep, [50] * 40)
+    ep.hearing_room = False
+    events(ep, [300] * 250 + [50] * 20)  # (cut at 6 s: a sound that long)
+    ep.hearing_room = True
+    got = events(ep, [400] * 10 + [50] * 12)
+    assert got.count("start") == got.count("end") == 1 and not ep.distant
+
+
 def test_an_endless_utterance_is_cut_at_six_seconds():
     ep = Endpointer()
     got = events(ep, [50] * 20 + [3000] * 400)

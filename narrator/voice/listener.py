@@ -244,6 +244,7 @@ class Ears:
         (an ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
         self.endpointer.spelling = mode == "spelling"
+        self.endpointer.hearing_room = mode != "reading"
         if mode != "spelling":
             self._spelled = None
         while deadline is None or self.clock() < deadline:

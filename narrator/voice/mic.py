@@ -91,6 +91,8 @@ class Endpointer:
         self._recent: deque[bytes] = deque(maxlen=self.preroll_frames)
         self._room: deque[float] = deque(maxlen=self.room_frames)
         self.room = 0.0  # the room's median level: a floor where others talk on
+        self.hearing_room = True  # whether frames outside utterances count towards it (not
+        # while the narrator reads: without an echo canceller its voice would be the room)
         self._spoken: list[float] = []  # the levels of the utterance's frames
         self.distant = False  # the last utterance was no louder than the room's talk
 
@@ -114,8 +116,8 @@ class Endpointer:
         if ended or parted or self._length >= longest:
             self.cut = not ended
             self.distant = float(np.percentile(self._spoken, 80)) < self.near_ratio * self.room
-            if self._length >= longest and not self.spelling:  # a sound this long is the
-                self._hear_room(self._spoken)  # room's (letters are not)
+            if self._length >= longest and not self.spelling and self.hearing_room:
+                self._hear_room(self._spoken)  # a sound this long is the room's
             self.in_speech = False
             self._recent.clear()
             return "end", frame
@@ -139,7 +141,8 @@ class Endpointer:
 
     def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
         self._recent.append(frame)
-        self._hear_room((level,))
+        if self.hearing_room:
+            self._hear_room((level,))
         if level >= self._threshold(self.start_ratio):
             self._loud += 1
         else:
