@@ -244,7 +244,9 @@ class Ears:
         (an ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
         self.endpointer.spelling = mode == "spelling"
-        self.endpointer.hearing_room = mode != "reading"
+        self.endpointer.hearing_room = not (  # the narrator's own voice is no room
+            mode == "reading" and getattr(self.source, "echo", None) is None
+            and getattr(self.source, "hears_narrator", True))
         if mode != "spelling":
             self._spelled = None
         while deadline is None or self.clock() < deadline:

@@ -92,7 +92,7 @@ class Endpointer:
         self._room: deque[float] = deque(maxlen=self.room_frames)
         self.room = 0.0  # the room's median level: a floor where others talk on
         self.hearing_room = True  # whether frames outside utterances count towards it (not
-        # while the narrator reads: without an echo canceller its voice would be the room)
+        # while the narrator reads into a microphone without an echo canceller: the ears)
         self._spoken: list[float] = []  # the levels of the utterance's frames
         self.distant = False  # the last utterance was no louder than the room's talk
 
