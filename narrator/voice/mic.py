@@ -116,8 +116,10 @@ class Endpointer:
         if ended or parted or self._length >= longest:
             self.cut = not ended
             self.distant = float(np.percentile(self._spoken, 80)) < self.near_ratio * self.room
-            if self._length >= longest and not self.spelling and self.hearing_room:
-                self._hear_room(self._spoken)  # a sound this long is the room's
+            if self._length >= longest and not self.spelling:  # a sound this long is the
+                self.floor = max(self.floor, level)  # new floor (letters are not), and the
+                if self.hearing_room:  # room's level
+                    self._hear_room(self._spoken)
             self.in_speech = False
             self._recent.clear()
             return "end", frame
