@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import statistics
 import threading
 import sys
 import time
@@ -139,7 +140,7 @@ class Endpointer:
     def _hear_room(self, levels) -> None:
         self._room.extend(levels)
         if len(self._room) >= self.preroll_frames:
-            self.room = float(np.median(self._room))
+            self.room = statistics.median(self._room)  # (a fifth of numpy's time here)
 
     def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
         self._recent.append(frame)
