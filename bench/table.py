@@ -265,7 +265,7 @@ class Room:
                   for v in PLAYERS]
         power = float(np.mean([clips.speech_power(s) for s in speech]))
         noise = clips.babble(self.clips_dir, 60.0)
-        noise *= np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr / 10)))
+        noise = clips.at_snr(noise, power, snr)
         bed = self.clips_dir / f"bed-{snr:g}.wav"
         sf.write(bed, np.clip(noise, -1, 1), clips.RATE, subtype="PCM_16")
         threading.Thread(target=self._loop_bed, args=(bed,), daemon=True).start()

@@ -48,7 +48,7 @@ def stream(out: Path, snr: float, seed: int) -> tuple[bytes, list[tuple[str, flo
     power = float(np.mean([clips.speech_power(s) for s in said]))
     length = LEAD + sum(len(s) / RATE + APART for s in said)
     talk = np.roll(clips.babble(out, length), -seed * 3 * RATE)
-    room = talk * np.sqrt(power / (np.mean(talk ** 2) * 10 ** (snr / 10)))
+    room = clips.at_snr(talk, power, snr)
     spans, at = [], LEAD
     for (_, command), s in zip(COMMANDS, said):
         start = int(at * RATE)

@@ -155,6 +155,11 @@ def speech_power(samples: np.ndarray) -> float:
     return float(np.mean(samples[loud] ** 2))
 
 
+def at_snr(noise: np.ndarray, power: float, snr_db: float) -> np.ndarray:
+    """``noise`` scaled so that speech of mean ``power`` is ``snr_db`` over it."""
+    return noise * np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr_db / 10)))
+
+
 def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None:
     """Mix pink noise or babble into ``clean`` so speech power / noise power is ``snr_db``."""
     speech, _ = sf.read(clean, dtype="float64")
@@ -165,9 +170,8 @@ def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None
         noise_file = out.with_suffix(".noise.wav")
         noise = _pink(seconds, noise_file)
         noise_file.unlink()
-    noise_power = float(np.mean(noise ** 2))
-    gain = np.sqrt(speech_power(speech) / (noise_power * 10 ** (snr_db / 10)))
-    mixed = np.clip(speech + gain * np.resize(noise, len(speech)), -1, 1)
+    noise = at_snr(noise, speech_power(speech), snr_db)
+    mixed = np.clip(speech + np.resize(noise, len(speech)), -1, 1)
     sf.write(out, mixed, RATE, subtype="PCM_16")
 
 

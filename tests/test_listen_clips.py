@@ -118,7 +118,7 @@ def test_a_command_said_while_others_talk_on_20_db_down_is_heard_as_it_ends(
     said = read_pcm(clips.make_clip(clip_dir, words, None, voice, pad=0.1).path)
     speech = np.frombuffer(said, np.int16).astype(np.float64)
     talk = np.roll(clips.babble(clip_dir, 16.0), -2 * RATE)
-    room = talk * np.sqrt(clips.speech_power(speech) / (np.mean(talk ** 2) * 10 ** 2))
+    room = clips.at_snr(talk, clips.speech_power(speech), 20.0)
     at = 9 * RATE  # the talk has gone on long enough for the ears to know the room
     room[at:at + len(speech)] += speech
     source = Frames(np.clip(room, -32768, 32767).astype(np.int16).tobytes())
