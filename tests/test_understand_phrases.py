@@ -178,6 +178,9 @@ def test_free_text_is_taken_whole_but_controls_still_win():
     name = ask(AcceptText("name"))
     assert understand("Sal, a fence", name) == Text("Sal, a fence")
     assert understand("go back", name) == Control("back")
+    # the full stop Whisper ends a transcript with is no part of a name read in later prompts
+    assert understand("Falcon.", name) == Text("Falcon")
+    assert understand("  Steal a jet  from Heathrow! ", name) == Text("Steal a jet from Heathrow")
     assert grammar(name).free and grammar(name, "reading").matches("pause")
 
 

@@ -52,8 +52,14 @@ def understand(text: str, expectation: Expectation | None,
         return Text(spelled) if spelled else Unclear(text, "I heard no letters: spell it "
                                                            "one letter at a time.")
     if is_free(expectation, mode):
-        return Text(" ".join(text.split()))
+        return Text(_as_kept(text))
     return Unclear(text, _not_now(said, expectation))
+
+
+def _as_kept(text: str) -> str:
+    """Free text as the game keeps it: spaces evened, without the full stop (or ! or ?) a
+    transcriber ends a sentence with (else "How many contestants on team Falcon.?")."""
+    return " ".join(text.split()).rstrip(" .!?")
 
 
 def _groups(live: list[Phrase]) -> list[list[Phrase]]:
