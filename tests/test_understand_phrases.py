@@ -181,6 +181,8 @@ def test_free_text_is_taken_whole_but_controls_still_win():
     # the full stop Whisper ends a transcript with is no part of a name read in later prompts
     assert understand("Falcon.", name) == Text("Falcon")
     assert understand("  Steal a jet  from Heathrow! ", name) == Text("Steal a jet from Heathrow")
+    read_back = ask(AcceptWords(("yes", "no")), AcceptText("name"))
+    assert understand("No thanks.", read_back, "confirming") == Word("no")  # not a new name
     assert grammar(name).free and grammar(name, "reading").matches("pause")
 
 

@@ -34,8 +34,8 @@ WORD_SYNONYMS = {"head": "heads", "tail": "tails", "merits": "merit", "curses": 
 FILLERS = frozenset({
     "i", "we", "you", "they", "he", "she", "rolled", "roll", "got", "get", "have", "has",
     "a", "an", "and", "the", "um", "uh", "er", "so", "it's", "its", "it", "is", "was", "were",
-    "on", "with", "then", "plus", "comma", "dice", "die", "please", "okay", "ok", "narrator",
-    "of",
+    "on", "with", "then", "plus", "comma", "dice", "die", "please", "thanks", "okay", "ok",
+    "narrator", "of",
 })
 
 #: signs (hyphen, plus, the minus sign and dashes) and fractions that make a written number
