@@ -51,6 +51,27 @@ def test_a_word_said_while_others_talk_on_ends_with_the_word():
     assert got.index("end", word) == word + 15 + 9
 
 
+def test_the_talk_around_a_word_is_handed_on_as_silence():
+    """Where others talk on, the recogniser gets the player's word and 150 ms either side of
+    it; the rest of the utterance, their talk, is silence (Whisper writes what talk it is
+    given). Over the narration (not ``focusing``) the audio goes on as heard."""
+    talk = [1500, 1500, 1500, 0] * 80
+    frames = [frame(level) for level in [50] * 10 + talk + [8000] * 15 + talk]
+    word = 10 + len(talk)
+    for focusing in (True, False):
+        ep = Endpointer()
+        ep.focusing = focusing
+        pushed = [ep.push(f) for f in frames]
+        start = next(i for i in range(word, len(pushed)) if pushed[i][0] == "start")
+        end = next(i for i in range(start, len(pushed)) if pushed[i][0] == "end")
+        audio = pushed[start][1] + b"".join(a for _, a in pushed[start + 1:end + 1])
+        first = start + 1 - ep.preroll_frames
+        kept = [f if not focusing or word - 5 <= first + i < word + 15 + 5
+                else bytes(len(f))
+                for i, f in enumerate(frames[first:end + 1])]
+        assert audio == b"".join(kept)
+
+
 def test_what_is_heard_while_the_narrator_reads_is_not_the_rooms_level():
     """Without an echo canceller the narrator's own voice fills the microphone while it reads:
     that is not the room, or a player's answer just after it would be taken for far talk."""

@@ -244,6 +244,7 @@ class Ears:
         (an ``Echo``: with when it said what)."""
         deadline = None if timeout is None else self.clock() + timeout
         self.endpointer.spelling = mode == "spelling"
+        self.endpointer.focusing = mode != "reading"  # the room there is the narrator's residue
         self.endpointer.hearing_room = not (  # the narrator's own voice is no room
             mode == "reading" and getattr(self.source, "echo", None) is None
             and getattr(self.source, "hears_narrator", True))

@@ -77,6 +77,8 @@ class Endpointer:
     room_frames: int = 134       # 4 s of the room's level (see the module docstring)
     near_ratio: float = 2.5      # an utterance whose loud frames (80th percentile) are not
     # 8 dB over the room's median is its talk (``distant``), not a player at the microphone
+    focus_frames: int = 5        # where others talk, what is this long (150 ms) after a frame
+    # that near (or before the start) is their talk: handed on as silence (``_focus``)
     end_ratio: float = 2.0
     min_level: float = 120.0     # int16 rms under which nothing is speech
     complete: Callable[[], bool] | None = None
@@ -95,6 +97,10 @@ class Endpointer:
         self.hearing_room = True  # whether frames outside utterances count towards it (not
         # while the narrator reads into a microphone without an echo canceller: the ears)
         self._spoken: list[float] = []  # the levels of the utterance's frames
+        self.focusing = False  # whether to keep an utterance's audio to the player's words
+        # where others talk (``_focus``; the ears do, but not over the narration)
+        self._focused = False  # this utterance's is
+        self._since_near = 0  # frames since the last as loud as a player at the microphone
         self.distant = False  # the last utterance was no louder than the room's talk
 
     def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
@@ -114,6 +120,7 @@ class Endpointer:
         parted = (self.spelling and self._length >= self.letter_part_frames
                   and self._quiet >= self.pause_frames)
         self._spoken.append(level)
+        frame = self._focus(frame, level)
         if ended or parted or self._length >= longest:
             self.cut = not ended
             self.distant = float(np.percentile(self._spoken, 80)) < self.near_ratio * self.room
@@ -127,6 +134,15 @@ class Endpointer:
         if self._quiet == self.pause_frames:
             return "pause", frame
         return ("resume" if paused and not self._quiet else "speech"), frame
+
+    def _focus(self, frame: bytes, level: float) -> bytes:
+        """The frame as the recogniser should hear it: silence where others talk around the
+        table and the player's words stopped more than ``focus_frames`` ago (Whisper writes
+        whatever talk it is given: a player's "resume" came back as the talk around it)."""
+        near = level >= self.near_ratio * self.room
+        self._since_near = 0 if near else self._since_near + 1
+        return bytes(len(frame)) if self._focused and self._since_near > self.focus_frames \
+            else frame
 
     def _ended(self) -> bool:
         if self._quiet >= (self.letter_end_frames if self.spelling else self.end_frames):
@@ -156,9 +172,13 @@ class Endpointer:
         if self._loud < self.start_frames:
             return "silence", frame
         self.in_speech, self._loud, self._quiet = True, 0, 0
-        self._spoken = []
+        self._spoken, self._since_near = [], 0
         self._length = len(self._recent)
-        audio = b"".join(self._recent)
+        self._focused = (self.focusing and self.hearing_room and not self.spelling
+                         and self.room * self.near_ratio >= self.min_level)
+        kept = self.start_frames + self.focus_frames  # of the pre-roll, when focused
+        audio = b"".join(f if not self._focused or i >= len(self._recent) - kept
+                         else bytes(len(f)) for i, f in enumerate(self._recent))
         self._recent.clear()
         return "start", audio
 
