@@ -16,7 +16,8 @@ others talk on around the table, the floor falls into the dips between their wor
 median level (over its last 4 s outside utterances, and over any utterance cut for its length)
 then stands for the floor, so their talk neither holds a player's words open nor merges them,
 and an utterance hardly louder than that median is theirs (``distant``), not a player's at the
-microphone.
+microphone; the recogniser gets the player's words and 150 ms either side of them, the talk
+around them as silence (``focusing``, not over the narration).
 A short quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser
 can start decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 void).
@@ -174,7 +175,7 @@ class Endpointer:
         self.in_speech, self._loud, self._quiet = True, 0, 0
         self._spoken, self._since_near = [], 0
         self._length = len(self._recent)
-        self._focused = (self.focusing and self.hearing_room and not self.spelling
+        self._focused = (self.focusing and not self.spelling
                          and self.room * self.near_ratio >= self.min_level)
         kept = self.start_frames + self.focus_frames  # of the pre-roll, when focused
         audio = b"".join(f if not self._focused or i >= len(self._recent) - kept
