@@ -124,7 +124,7 @@ class Endpointer:
         frame = self._focus(frame, level)
         if ended or parted or self._length >= longest:
             self.cut = not ended
-            self.distant = float(np.percentile(self._spoken, 80)) < self.near_ratio * self.room
+            self.distant = float(np.percentile(self._spoken, 80)) < self._near
             if self._length >= longest and not self.spelling:  # a sound this long is the
                 self.floor = max(self.floor, level)  # new floor (letters are not), and the
                 if self.hearing_room:  # room's level
@@ -140,10 +140,15 @@ class Endpointer:
         """The frame as the recogniser should hear it: silence where others talk around the
         table and the player's words stopped more than ``focus_frames`` ago (Whisper writes
         whatever talk it is given: a player's "resume" came back as the talk around it)."""
-        near = level >= self.near_ratio * self.room
-        self._since_near = 0 if near else self._since_near + 1
+        self._since_near = 0 if level >= self._near else self._since_near + 1
         return bytes(len(frame)) if self._focused and self._since_near > self.focus_frames \
             else frame
+
+    @property
+    def _near(self) -> float:
+        """How loud a player at the microphone is where others talk: ``near_ratio`` over the
+        room's median."""
+        return self.near_ratio * self.room
 
     def _ended(self) -> bool:
         if self._quiet >= (self.letter_end_frames if self.spelling else self.end_frames):
@@ -175,8 +180,7 @@ class Endpointer:
         self.in_speech, self._loud, self._quiet = True, 0, 0
         self._spoken, self._since_near = [], 0
         self._length = len(self._recent)
-        self._focused = (self.focusing and not self.spelling
-                         and self.room * self.near_ratio >= self.min_level)
+        self._focused = self.focusing and not self.spelling and self._near >= self.min_level
         kept = self.start_frames + self.focus_frames  # of the pre-roll, when focused
         audio = b"".join(f if not self._focused or i >= len(self._recent) - kept
                          else bytes(len(f)) for i, f in enumerate(self._recent))
