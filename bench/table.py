@@ -84,6 +84,7 @@ TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells ("Love for Jila")
 SPELL_IT = "spell it"
+SLOWEST = 8  # the longest waits the report names, with what was said before each
 ANSWERING = ("asking", "confirming", "spelling")  # the narrator's modes when a question waits
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
@@ -299,7 +300,7 @@ class Tally:
     misses: int = 0
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
-    waits: list[float] = field(default_factory=list)
+    waits: list[tuple[float, str]] = field(default_factory=list)  # seconds, and after what
     findings: list[str] = field(default_factory=list)  # what was said and what was heard
 
 
@@ -487,7 +488,7 @@ class Players:
                                            f"{failed} tries")
             typed_as = held_as(step.text, self.respelled) or step.text
             got = self.outcome(begin, *(self.type(typed_as) if typing else self.say(words_now)),
-                               timed=not typing)
+                               said=None if typing else words_now)
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
                 verdicts = [judged(a, w, self.respelled)
@@ -545,18 +546,18 @@ class Players:
         self.tally.findings.append(f"gave up on {step.text!r}")
         return False
 
-    def outcome(self, begin: int, started: float, ended: float, timed: bool = True) -> dict:
+    def outcome(self, begin: int, started: float, ended: float, said: str | None) -> dict:
         """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
         next question (talking and interrupting over any passage meanwhile), or nothing heard;
-        ``timed``: the wait after it counts (an answer said, not typed)."""
+        ``said``: the words, when said (the wait after them counts), None when typed."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "ended": False}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
             return got
-        if timed:
-            self.tally.waits.append(max(0.0, self.stream.events[reacted]["t"] - ended))
+        if said is not None:
+            self.waited(self.stream.events[reacted]["t"] - ended, said)
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
@@ -690,7 +691,7 @@ class Players:
             if at is not None:
                 self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
-                self.tally.waits.append(max(0.0, self.stream.events[reacted or at]["t"] - ended))
+                self.waited(self.stream.events[reacted or at]["t"] - ended, word)
                 self.tally.first += attempt == 0
                 return at
             self.tally.misses += 1
@@ -710,6 +711,10 @@ class Players:
             self.player += 1
             self.voice = PLAYERS[player % len(PLAYERS)]
         return self.room.say(text, player)
+
+    def waited(self, seconds: float, said: str) -> None:
+        """The narrator answered ``said`` (by the player who spoke last) ``seconds`` after it."""
+        self.tally.waits.append((max(0.0, seconds), f"{self.voice} {said!r}"))
 
     def type(self, text: str) -> tuple[float, float]:
         """A player types ``text`` and presses Enter; when (started and ended alike)."""
@@ -810,7 +815,7 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
 def report(run: Run) -> str:
     """The run's table and its last line."""
     t = run.tally
-    waits = sorted(w * 1000 for w in t.waits)
+    waits = sorted(w * 1000 for w, _ in t.waits)
     p50 = statistics.median(waits) if waits else float("nan")
     p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else float("nan")
     spoken = run.narration + run.speech
@@ -836,6 +841,8 @@ def report(run: Run) -> str:
     width = max(len(k) for k, _ in rows)
     lines = [f"{run.game}"] + [f"  {k:<{width}}  {v}" for k, v in rows]
     lines += [f"  finding: {f}" for f in t.findings]
+    lines += [f"  slow: {w * 1000:.0f} ms after {said}"
+              for w, said in sorted(t.waits, reverse=True)[:SLOWEST]]
     lines.append(f"{run.game}: completed {'yes' if by_voice else 'no'}; "
                  f"correct {t.first}/{t.needed}; wrong {t.wrong}; p95 wait {p95:.0f} ms")
     return "\n".join(lines)
