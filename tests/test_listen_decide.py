@@ -138,6 +138,21 @@ def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transc
         == ("no successes", 0.0)
 
 
+def test_a_brief_word_the_moment_waits_for_is_a_guess_however_whisper_wrote_it():
+    """flite awb's "resume" comes back "What are you doing?" while paused (margin -2.7): taken
+    as an unsure "resume" when the moment waits for it, its margin within AWAITED_MARGIN; not
+    otherwise, nor further off (short talk scores it -5 and under)."""
+    from narrator.voice.whisper import AWAITED_MARGIN, choose
+
+    same = grammar(None, mode="paused").same
+    talk = "what are you doing"
+    waited = choose(["resume"], [-8.0], -5.3, talk, same, ("resume",))
+    assert waited[0] == "resume" and ACCEPT_AT["whisper"] <= waited[1] < SURE_AT
+    assert choose(["resume"], [-8.0], -5.3, talk, same)[1] == 0  # not brief, or not awaited
+    assert choose(["resume"], [-5.3 - AWAITED_MARGIN - 0.5], -5.3, talk, same,
+                  ("resume",))[1] == 0
+
+
 def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_dropped():
     """Slow Burn's "spend a fleur-de-lis" came back as "Spend a Flair Dealus." scored far under
     the bar, and long: it used to be dropped as table talk, eight tries in a row, in silence."""

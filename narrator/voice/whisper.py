@@ -26,7 +26,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    counts; also when it is one word longer: a robotic "quieter" is often written as two words,
    "fly or"), ¼ when it is two words longer and has every word of the phrase ("next, try it")
    or nearly spells it ("So the word, please." for "slower please"; not "OK, so where will
-   we?" for "where are we": table talk), and 0 otherwise (a long garbled
+   we?" for "where are we": table talk), ¼ too when the utterance is a second of speech, the
+   narrator is quiet, the phrase is one the moment waits for and its margin is at most
+   AWAITED_MARGIN (flite awb's "resume" written "What are you doing?"), and 0 otherwise (a long garbled
    sentence of talk piles up many unlikely words and would otherwise lose to any short
    phrase). Scoring cross-attends to the speech and one second after it only (the rest of
    the window is padding): a third of the work, same scores.
@@ -57,7 +59,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 from rapidfuzz.fuzz import ratio
@@ -86,6 +88,11 @@ EXTRA_WORDS = 2  # a transcript more words longer, or this many neither with all
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
                # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
                # and × half of it when the transcript is up to EXTRA_WORDS words longer
+BRIEF_SECONDS = 1.6  # an utterance this short (pre-roll and closing quiet included: a
+# second of speech) while the narrator is quiet, ...
+AWAITED_MARGIN = 3.0  # ... that a phrase the moment waits for explains within this much of
+# the transcript, is that phrase (a guess) however many words the transcript has: flite awb's
+# "resume" written "What are you doing?" (-2.7); short talk scores it -5 and under
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
                     # (the listener's SURE_AT: an answer this sure is acted on at once)
@@ -276,8 +283,9 @@ class Whisper:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
+        brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
-                                    grammar.same)
+                                    grammar.same, _awaited(grammar) if brief else ())
         return chosen, confidence, once(best)
 
     def _names_prompt(self, grammar) -> list[int]:
@@ -355,10 +363,11 @@ class Whisper:
 
 
 def choose(candidates: list[str], scores: list[float], free: float, transcript: str,
-           same: Callable[[str, str], bool]) -> tuple[str, float]:
+           same: Callable[[str, str], bool], awaited: Sequence[str] = ()) -> tuple[str, float]:
     """The best-scoring candidate and its confidence (see the module docstring, step 3);
     ``free`` is the score of the best transcript, ``transcript`` that text normalised,
-    ``same(a, b)`` whether two phrases mean the same now (``Grammar.same``)."""
+    ``same(a, b)`` whether two phrases mean the same now (``Grammar.same``), ``awaited``: the
+    phrases a brief utterance is weighed for however many words its transcript has."""
     ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
     chosen, first = candidates[ranked[0]], scores[ranked[0]]
     # a rival means something else: "please pause" is no rival of "pause", nor "read track
@@ -372,6 +381,7 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     says_it = set(chosen.split()) <= set(transcript.split()) or spells(transcript, chosen)
     written = (1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
+               or chosen in awaited and first - free >= -AWAITED_MARGIN
                else 0.0)  # the transcript says more than the phrase: talk
     return chosen, float(fit * apart * written)
 
