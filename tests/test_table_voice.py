@@ -154,6 +154,18 @@ def table():
     return bench
 
 
+def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import table as bench
+    waits = [(0.2, "flite:slt 'yes'"), (1.1, "flite:awb 'B. U. D.'"), (0.4, "espeak:en-us 'no'")]
+    tally = bench.Tally(needed=3, first=3, waits=waits)
+    lines = bench.report(bench.Run("half-chance", None, True, tally, 10.0, 8.0, 1.0)).splitlines()
+    slow = [line.strip() for line in lines if line.strip().startswith("slow:")]
+    assert slow[0] == "slow: 1100 ms after flite:awb 'B. U. D.'"  # the slowest first
+    assert slow[-1] == "slow: 200 ms after flite:slt 'yes'"
+    assert lines[-1] == "half-chance: completed yes; correct 3/3; wrong 0; p95 wait 1100 ms"
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
