@@ -27,10 +27,10 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    "fly or"), ¼ when it is two words longer and has every word of the phrase ("next, try it")
    or nearly spells it ("So the word, please." for "slower please"; not "OK, so where will
    we?" for "where are we": table talk), ¼ too when the utterance is a second of speech, the
-   narrator is quiet, the phrase is one the moment waits for and its margin is at most
-   AWAITED_MARGIN (flite awb's "resume" written "What are you doing?"), and 0 otherwise (a long garbled
-   sentence of talk piles up many unlikely words and would otherwise lose to any short
-   phrase). Scoring cross-attends to the speech and one second after it only (the rest of
+   narrator is quiet, and the phrase is one the moment waits for, scored at most
+   AWAITED_MARGIN under the transcript (flite awb's "resume" written "What are you doing?"),
+   and 0 otherwise (a long garbled sentence of talk piles up many unlikely words and would
+   otherwise lose to any short phrase). Scoring cross-attends to the speech and one second after it only (the rest of
    the window is padding): a third of the work, same scores.
 
 4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
