@@ -277,15 +277,15 @@ class Whisper:
                                    if grammar.matches(t)))
         if legal == [normalise(said)] and not _doubled(legal[0]):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
-        candidates = list(dict.fromkeys(legal + _awaited(grammar)
-                                        + self._nearest(grammar, free)))
+        awaited = _awaited(grammar)
+        candidates = list(dict.fromkeys(legal + awaited + self._nearest(grammar, free)))
         if not candidates:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
-                                    grammar.same, _awaited(grammar) if brief else ())
+                                    grammar.same, awaited if brief else ())
         return chosen, confidence, once(best)
 
     def _names_prompt(self, grammar) -> list[int]:
