@@ -143,11 +143,17 @@ def _game(output):
 
 # --------------------------------------------------------------------------- by voice (audio)
 
+def bench_table():
+    """The module bench/table.py."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import table as bench
+    return bench
+
+
 @pytest.fixture(scope="module")
 def table():
     """bench/table.py, when the room and the voices can be made here."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    import table as bench
+    bench = bench_table()
     missing = missing_tools() + clips.missing_tools(bench.PLAYERS)
     if missing:
         pytest.skip(f"needs {', '.join(missing)}")
@@ -155,8 +161,7 @@ def table():
 
 
 def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line():
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    import table as bench
+    bench = bench_table()
     waits = [(0.2, "flite:slt 'yes'"), (1.1, "flite:awb 'B. U. D.'"), (0.4, "espeak:en-us 'no'")]
     tally = bench.Tally(needed=3, first=3, waits=waits)
     lines = bench.report(bench.Run("half-chance", None, True, tally, 10.0, 8.0, 1.0)).splitlines()
