@@ -212,7 +212,7 @@ class Stream:
             code = app.wait()
             time.sleep(1.0)  # the file's last lines
             with self._changed:
-                if not any(e["event"] == "end" for e in self.events):
+                if not any(map(game_over, self.events)):
                     self.events.append({"event": "end", "t": time.time(), "completed": False,
                                         "exited": code})
                     self._changed.notify_all()
@@ -231,10 +231,13 @@ def paused(event: dict) -> bool:
     return event == {**event, "event": "state", "name": "paused"}
 
 
+def game_over(event: dict) -> bool:
+    return event["event"] == "end"
+
+
 def asked(event: dict) -> bool:
     """The narrator waits for an answer (or a yes to a read-back), or the session ended."""
-    return (event["event"] == "expect" and event["mode"] in ANSWERING
-            or event["event"] == "end")
+    return event["event"] == "expect" and event["mode"] in ANSWERING or game_over(event)
 
 
 class Room:
@@ -419,7 +422,7 @@ class Players:
         i = 0
         while i < len(steps):
             event = self.await_question(LOAD_WAIT if i == 0 else PATIENCE)
-            if event is None or event["event"] == "end":
+            if event is None or game_over(event):
                 return False
             if self.go_back_now(steps, i):
                 i -= 1
@@ -570,7 +573,7 @@ class Players:
         self.pending = question
         if question is not None:
             got["mode"] = question.get("mode")
-            got["ended"] = question["event"] == "end"
+            got["ended"] = game_over(question)
         return got
 
     def reaction(self, begin: int, started: float, ended: float,
@@ -615,7 +618,7 @@ class Players:
                 break
             begin = len(self.stream.events)
             self.say("no")
-            at = self.stream.wait(begin, lambda e: e["event"] == "end" or e["event"] == "said"
+            at = self.stream.wait(begin, lambda e: game_over(e) or e["event"] == "said"
                                   and e["text"] == NOT_QUITTING, QUIET)
             if at is not None:
                 self.cursor = at + 1 if self.stream.events[at]["event"] == "said" else at
@@ -682,12 +685,17 @@ class Players:
 
     def control(self, word: str, done: Callable[[dict], bool]) -> int | None:
         """Say a control over the narration until its effect shows (the index of that event;
-        None when it never does)."""
-        self.tally.needed += 1
+        None when it never does, or when the game ends first: then it was not needed)."""
+        if self.stream.wait(0, game_over, 0) is not None:
+            return None
         for attempt in range(TRIES):
             begin = len(self.stream.events)
             started, ended = self.say(word)
-            at, ignored = self.reaction(begin, started, ended, done)
+            at, ignored = self.reaction(begin, started, ended, lambda e: done(e) or game_over(e))
+            over = self.stream.wait(0, game_over, 0) is not None
+            if over and (at is None or game_over(self.stream.events[at])):
+                return None  # the game ended under the word (its last passage)
+            self.tally.needed += attempt == 0
             if at is not None:
                 self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
@@ -791,7 +799,7 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
             try:
                 done = players.play(wanted)
                 if done and ends:
-                    done = stream.wait(0, lambda e: e["event"] == "end", 600) is not None
+                    done = stream.wait(0, game_over, 600) is not None
             except KeyboardInterrupt:  # Ctrl-C: the table so far, not completed
                 done = False
                 players.tally.findings.append(f"interrupted at answer {players.tally.needed}")

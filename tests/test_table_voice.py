@@ -171,6 +171,31 @@ def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line
     assert lines[-1] == "half-chance: completed yes; correct 3/3; wrong 0; p95 wait 1100 ms"
 
 
+def test_a_pause_said_as_the_game_ends_is_not_counted_as_needed_nor_missed(tmp_path):
+    bench = bench_table()
+    events = tmp_path / "events.jsonl"
+    events.write_text(json.dumps({"event": "said", "t": 1.0, "text": "The game is over."}) + "\n")
+    stream = bench.Stream(events)
+    players = bench.Players(stream, None, None, talk=0.0, interrupt=True)
+    said = []
+
+    def say(text, talk=False):  # the narrator ends while the word is said
+        said.append(text)
+        with events.open("a") as file:
+            file.write(json.dumps({"event": "end", "t": 3.0, "completed": True}) + "\n")
+        return 2.0, 2.5
+
+    players.say = say
+    try:
+        assert players.control("pause", bench.paused) is None
+        assert said == ["pause"]  # not said again once the game is over
+        assert players.control("pause", bench.paused) is None
+        assert said == ["pause"]  # nor said at all after it
+    finally:
+        stream.close()
+    assert (players.tally.needed, players.tally.misses, players.tally.findings) == (0, 0, [])
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
