@@ -47,7 +47,9 @@ the phrase ("QUI, CK." → "q u i c k").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
-counts as what the transcript says (not as a longer transcript).
+counts as what the transcript says (not as a longer transcript). One that loops a phrase up to
+the token limit ("No interference No interference ... No") is, as said once, a legal transcript
+(a candidate, step 2) and what the phrases nearest in spelling are found by.
 """
 
 from __future__ import annotations
@@ -273,12 +275,14 @@ class Whisper:
         if grammar is None or grammar.free or not best:
             return once(best), (1.0 if best else 0.0), once(best)
         said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
-        legal = list(dict.fromkeys(normalise(t) for t in [said] + free[1:]
-                                   if grammar.matches(t)))
+        heard = [said] + free[1:]
+        heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
+        legal = list(dict.fromkeys(normalise(t) for t in heard if grammar.matches(t)))
         if legal == [normalise(said)] and not _doubled(legal[0]):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         awaited = _awaited(grammar)
-        candidates = list(dict.fromkeys(legal + awaited + self._nearest(grammar, free)))
+        candidates = list(dict.fromkeys(legal + awaited + self._nearest(
+            grammar, [once(t) for t in free])))
         if not candidates:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
