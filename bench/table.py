@@ -231,6 +231,14 @@ def paused(event: dict) -> bool:
     return event == {**event, "event": "state", "name": "paused"}
 
 
+def left(ignored: dict) -> str:
+    """An ``ignored`` event as a finding: what was heard, and what it was decoded as."""
+    if "phrase" not in ignored:
+        return f"{ignored['text']} (ignored)"
+    return (f"{ignored['text']} (ignored: {ignored['phrase']!r} at {ignored['confidence']}, "
+            f"{ignored['seconds']} s)")
+
+
 def game_over(event: dict) -> bool:
     return event["event"] == "end"
 
@@ -585,8 +593,7 @@ class Players:
             done(e) or e["event"] == "ignored" and e["t"] > ended), QUIET)
         if at is None or self.stream.events[at]["event"] != "ignored":
             return at, None
-        return (self.stream.wait(at + 1, done, NOTHING_BACK),
-                f"{self.stream.events[at]['text']} (ignored)")
+        return self.stream.wait(at + 1, done, NOTHING_BACK), left(self.stream.events[at])
 
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""

@@ -137,3 +137,5 @@ def test_an_utterance_left_unanswered_is_in_the_events_file_with_what_was_heard(
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     assert [e["event"] for e in events] == ["expect", "ignored", "end"]
     assert events[1]["text"] == "Thank you." and "echo" in events[1]["why"]
+    # what the recogniser made of it: its phrase, how sure, how long the audio was
+    assert {"phrase", "confidence", "seconds"} <= set(events[1]) and events[1]["seconds"] > 0

@@ -171,6 +171,15 @@ def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line
     assert lines[-1] == "half-chance: completed yes; correct 3/3; wrong 0; p95 wait 1100 ms"
 
 
+def test_a_word_left_unanswered_is_reported_with_what_it_was_decoded_as():
+    bench = bench_table()
+    ignored = {"event": "ignored", "text": "What are you doing?", "why": "table talk",
+               "phrase": "resume", "confidence": 0.0, "seconds": 1.93}
+    assert bench.left(ignored) == "What are you doing? (ignored: 'resume' at 0.0, 1.93 s)"
+    assert bench.left({"event": "ignored", "text": "Next.", "why": "it ended with an earcon"}) \
+        == "Next. (ignored)"
+
+
 def test_a_pause_said_as_the_game_ends_is_not_counted_as_needed_nor_missed(tmp_path):
     bench = bench_table()
     events = tmp_path / "events.jsonl"

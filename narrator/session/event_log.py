@@ -119,7 +119,8 @@ class _Unanswered(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         ignored = getattr(record, "ignored", None)
         if ignored is not None:
-            self._log.write("ignored", text=ignored[0], why=ignored[1])
+            text, why, decoded = ignored
+            self._log.write("ignored", text=text, why=why, **decoded)
 
 
 class LoggedEars:

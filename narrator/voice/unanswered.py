@@ -10,6 +10,8 @@ import logging
 HEARING = logging.getLogger("narrator.hearing")
 
 
-def left_unanswered(text: str, why: str) -> None:
-    """Tell ``narrator.hearing`` of one utterance left unanswered, and why."""
-    HEARING.debug("left unanswered: %r (%s)", text, why, extra={"ignored": (text, why)})
+def left_unanswered(text: str, why: str, **decoded) -> None:
+    """Tell ``narrator.hearing`` of one utterance left unanswered, and why; ``decoded``: what
+    the recogniser made of it, when it was decoded (``phrase``, ``confidence``, ``seconds``)."""
+    HEARING.debug("left unanswered: %r (%s)", text, why,
+                  extra={"ignored": (text, why, decoded)})
