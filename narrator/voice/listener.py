@@ -140,11 +140,11 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
                      False)
 
 
-def decoded(heard: Heard) -> dict:
-    """What an utterance left unanswered was decoded as (for the events file): the phrase
-    chosen, its confidence, and the seconds of audio captured."""
-    return {"phrase": heard.text, "confidence": heard.confidence,
-            "seconds": round(heard.seconds, 2)}
+def leave(heard: Heard, why: str) -> None:
+    """Log an utterance left unanswered, and why, with what it was decoded as (the phrase
+    chosen, its confidence, the seconds of audio captured: for the events file)."""
+    left_unanswered(heard.free or heard.text, why, phrase=heard.text,
+                    confidence=heard.confidence, seconds=round(heard.seconds, 2))
 
 
 def joined(first: Heard, rest: Heard) -> Heard:
@@ -292,7 +292,7 @@ class Ears:
         heard, grammar, self._grammar = self.recognizer.finish(), self._grammar, None
         talk = self._room_talk(expectation, mode)
         if talk is not None:
-            left_unanswered(heard.free or heard.text, talk, **decoded(heard))
+            leave(heard, talk)
             return None
         if self._spelled is not None:  # the rest of a spelled name
             heard, self._spelled = joined(self._spelled[0], heard), None
@@ -321,16 +321,14 @@ class Ears:
         """What one decoded utterance is (``decide``); one left unanswered is logged so."""
         self.last = heard
         if not self._window_open():
-            left_unanswered(heard.free or heard.text, "push to talk was not pressed",
-                            **decoded(heard))
+            leave(heard, "push to talk was not pressed")
             return None
         echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
                 if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
         utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
                            wake=self.listening == "wake", echo=echo)
         if utterance is None:
-            left_unanswered(heard.free or heard.text, "table talk or the narrator's echo",
-                            **decoded(heard))
+            leave(heard, "table talk or the narrator's echo")
         return utterance
 
     def _ahead(self, event: str) -> None:
