@@ -166,16 +166,16 @@ def test_an_answer_at_a_word_prompt_is_heard_with_its_meaning(clip_dir, whisper)
     assert got.meaning == Word("tails")
 
 
-def test_a_phrase_whisper_loops_on_is_heard_whole_and_sure(clip_dir, whisper):
+def test_a_phrase_whisper_loops_on_is_heard_whole_and_read_back(clip_dir, whisper):
     """flite slt's "no interference" is written "No interference No interference ... No" up to
-    the token limit; as said once it is the phrase (it was heard as "interference", the
-    opposite answer, and read back: five times in one Slow Burn game)."""
+    the token limit; as said once it is the phrase, read back (it was heard as "interference",
+    the opposite answer: five times in one Slow Burn game)."""
     persistent = Expectation(Line("ask"), (AcceptWords(("interference", "no interference",
                                                          "fleur de lis", "token")),
                                            AcceptDice(12)))
     said = clips.make_clip(clip_dir, "no interference", "no interference", "flite:slt")
     got = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(persistent)
-    assert got.meaning == Word("no interference") and got.sure, got
+    assert got.meaning == Word("no interference") and not got.sure, got
 
 
 @pytest.mark.parametrize("said, voice", [("four two one", "flite:awb"),

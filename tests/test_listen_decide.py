@@ -107,7 +107,7 @@ def test_pocketsphinx_agreement_rescues_a_low_phone_loop_score_but_not_while_rea
 
 
 def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transcript():
-    from narrator.voice.whisper import choose
+    from narrator.voice.whisper import GUESSED, choose
 
     same = grammar(Expectation(Line("t"), (AcceptWords(("pass", "heads", "tails")),
                                            AcceptSuccesses(4)))).same
@@ -124,6 +124,9 @@ def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transc
     assert guess == pytest.approx(0.5) and guess < SURE_AT  # a guess: always read back
     repeated = choose(["track eleven"], [-3.0], -9.0, "track eleven track eleven track", same)
     assert repeated == ("track eleven", 1.0)  # Whisper said it over again: still the phrase
+    # looped up to the token limit: the phrase, but a guess (talk starting "No, I meant the
+    # other door" loops as "No. No. No.")
+    assert choose(["no"], [-2.0], -9.0, "no no no no no no no", same) == ("no", GUESSED)
     split = choose(["heads"], [-1.0], -1.0, "he feds", same)[1]  # a word written as two
     assert split == pytest.approx(0.5)
     longer = choose(["heads"], [-1.0], -1.0, "oh the heads", same)[1]

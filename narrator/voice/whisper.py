@@ -49,7 +49,8 @@ A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whi
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
 counts as what the transcript says (not as a longer transcript). One that loops a phrase up to
 the token limit ("No interference No interference ... No") is, as said once, a legal transcript
-(a candidate, step 2) and what the phrases nearest in spelling are found by.
+(a candidate, step 2) and what the phrases nearest in spelling are found by, and the phrase
+it loops is a guess at best (read back): talk that starts "No, I meant..." loops as "No." too.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ BRIEF_SECONDS = 1.6  # an utterance this short (pre-roll and closing quiet inclu
 AWAITED_MARGIN = 3.0  # ... that a phrase the moment waits for explains within this much of
 # the transcript, is that phrase (a guess) however many words the transcript has: flite awb's
 # "resume" written "What are you doing?" (-2.7); short talk scores it -5 and under
+LOOPED = 3  # a transcript saying its words this many times or more is Whisper looping up to
+            # the token limit: a guess at best (talk that starts "No, I meant..." loops "No.")
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
                     # (the listener's SURE_AT: an answer this sure is acted on at once)
@@ -380,10 +383,12 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
                  default=-np.inf)
     fit = np.exp(min(0.0, first - free) / SCALE)
     apart = 1.0 - np.exp(-(first - second) / TIE)
+    looped = len(transcript.split()) >= LOOPED * len(once(transcript).split())
     transcript = once(transcript)
     extra = len(transcript.split()) - len(chosen.split())
     says_it = set(chosen.split()) <= set(transcript.split()) or spells(transcript, chosen)
-    written = (1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
+    written = (GUESSED if looped and extra <= SPLIT_WORDS
+               else 1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
                or chosen in awaited and first - free >= -AWAITED_MARGIN
                else 0.0)  # the transcript says more than the phrase: talk
