@@ -383,8 +383,9 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
                  default=-np.inf)
     fit = np.exp(min(0.0, first - free) / SCALE)
     apart = 1.0 - np.exp(-(first - second) / TIE)
-    looped = len(transcript.split()) >= LOOPED * len(once(transcript).split())
-    transcript = once(transcript)
+    said_once = once(transcript)
+    looped = len(transcript.split()) >= LOOPED * len(said_once.split())
+    transcript = said_once
     extra = len(transcript.split()) - len(chosen.split())
     says_it = set(chosen.split()) <= set(transcript.split()) or spells(transcript, chosen)
     written = (GUESSED if looped and extra <= SPLIT_WORDS
