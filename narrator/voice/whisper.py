@@ -385,11 +385,9 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     apart = 1.0 - np.exp(-(first - second) / TIE)
     said_once = once(transcript)
     looped = len(transcript.split()) >= LOOPED * len(said_once.split())
-    transcript = said_once
-    extra = len(transcript.split()) - len(chosen.split())
-    says_it = set(chosen.split()) <= set(transcript.split()) or spells(transcript, chosen)
-    written = (GUESSED if looped and extra <= SPLIT_WORDS
-               else 1.0 if chosen == transcript else GUESSED if extra <= SPLIT_WORDS
+    extra = len(said_once.split()) - len(chosen.split())
+    says_it = set(chosen.split()) <= set(said_once.split()) or spells(said_once, chosen)
+    written = (1.0 if chosen == said_once and not looped else GUESSED if extra <= SPLIT_WORDS
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
                or chosen in awaited and first - free >= -AWAITED_MARGIN
                else 0.0)  # the transcript says more than the phrase: talk
