@@ -95,7 +95,8 @@ BRIEF_SECONDS = 1.6  # an utterance this short (pre-roll and closing quiet inclu
 # second of speech) while the narrator is quiet, ...
 AWAITED_MARGIN = 3.0  # ... that a phrase the moment waits for explains within this much of
 # the transcript, is that phrase (a guess) however many words the transcript has: flite awb's
-# "resume" written "What are you doing?" (-2.7); short talk scores it -5 and under
+# "resume" written "What are you doing?" (-2.7 to -4.2 clean, to -13 in noise); short remarks
+# score it -7.4 and under, near-rhymes excepted ("Presume so.": -0.3, -4.6)
 LOOPED = 3  # a transcript saying its words this many times or more is Whisper looping up to
             # the token limit: a guess at best (talk that starts "No, I meant..." loops "No.")
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
