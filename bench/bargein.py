@@ -19,8 +19,8 @@ itself as a laptop does at a table.
   narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to
   the question; read the passage again) within 5 s. Latency: end of the word (the clip's last
   loud 10 ms, found in the capture by cross-correlation, on the capture's clock) to the
-  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
-  latency), p50/p95. Each trial prints what the ears handed the loop (and in
+  narration stopping (the speaker told to stop, skip or pause, or hushed by the ears when it
+  did not go on after that, plus the output stream's latency), p50/p95. Each trial prints what the ears handed the loop (and in
   which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
   confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
@@ -36,7 +36,8 @@ itself as a laptop does at a table.
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
-  scaled to an hour. Each is printed with what the recogniser decoded and whether it would
+  scaled to an hour, and so is how often the narration was hushed (a short sound over it,
+  held while decoded, then let go on). Each is printed with what the recogniser decoded and whether it would
   be read back; its audio (capture, cancelled, played) is kept in ``--out`` (idle_N_*.wav).
 * ``clocks``: the self-trigger guard's two clocks, compared: the Track 1 question is said 4
   times with the microphone read only 1.5 s after each; when the speaker says its last loud
@@ -144,11 +145,13 @@ class Levels:
 
 
 class Watched:
-    """The Speaker, noting when it was told to stop or pause, and what it said when."""
+    """The Speaker, noting when it was told to stop or pause (or hushed, when the narration
+    did not go on after that hush), and what it said when."""
 
     def __init__(self, speaker) -> None:
         self._speaker = speaker
         self.stops: list[float] = []
+        self.hushes = 0  # how many times the ears hushed it, all told
         self.closed = False  # the bench closed the table: what it still says is not played
 
     def say(self, said, **how) -> None:
@@ -169,6 +172,17 @@ class Watched:
     def skip(self) -> None:
         self.stops.append(time.monotonic())
         self._speaker.skip()
+
+    def hush(self) -> None:
+        if not self._speaker.hushed and self._speaker.is_speaking:
+            self.hushes += 1
+            self.stops.append(time.monotonic())
+        self._speaker.hush()
+
+    def unhush(self) -> None:
+        if self._speaker.hushed:  # the narration goes on: that hush stopped nothing
+            self.stops.pop()
+        self._speaker.unhush()
 
     @property
     def is_speaking(self) -> bool:
@@ -250,9 +264,9 @@ class Room:
         from narrator.voice.speaker import Speaker
 
         self.env = env
-        self.ears = Injected(LiveEars(make_ears(Settings(input_device="pulse",
-                                                         engine=engine))))
         self.mouth = Watched(Speaker(Settings(output_device="pulse")))
+        self.ears = Injected(LiveEars(make_ears(Settings(input_device="pulse", engine=engine),
+                                                narration=self.mouth)))
         self.captions = Captions()
         self.decoded: list[tuple[float, object]] = []  # (when, Heard): every decoding
         self.said: list[list] = []  # every sentence the tables said: [text, start, end]
@@ -573,6 +587,9 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
         room.measured.save(out, f"idle_{n}", (start - 0.5, end + 0.5))
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
+    hushes = room.mouth.hushes
+    print(f"hushed (held while a short sound was decoded, then went on): {hushes} "
+          f"= {hushes * 3600 / reading:.1f} per hour")
 
 
 class Kept(Spoken):

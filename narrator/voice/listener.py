@@ -25,6 +25,11 @@ What an utterance becomes (``decide``):
   narrator was audible is nothing too: Whisper's filler on the leftover echo; so is a game
   answer the grammar fitted to such filler (``filler``: the transcript has none of its words).
 
+Over the narration, an utterance as short as a command that pauses hushes the narrator
+(``narration.hush()``) while it is decoded, so "pause" or "next" stops the voice a decoding
+sooner; one that goes on past ``HUSH_UP_TO`` or is left unanswered lets it go on (``unhush``),
+and the session lets it go on after any other answer.
+
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
 length where no free text is asked.
@@ -70,6 +75,8 @@ SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
+HUSH_UP_TO = 1.4  # seconds (pre-roll included): an utterance over the narration this short
+# that pauses may be a command ("pause", "what now"), so the narrator is hushed meanwhile
 
 
 class Source(Protocol):
@@ -213,6 +220,7 @@ class Ears:
         self.notice: str | None = None  # what to tell the table about the engine, once
         self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
+        self.narration = None  # the narrator's voice (hush, unhush), hushed over a short word
         self._grammar = None
         self._spelled: tuple[Heard, object, float] | None = None  # letters cut off: more come
         self._window_until = 0.0
@@ -284,6 +292,7 @@ class Ears:
                                            wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
         if event != "silence" and self._grammar is not None:
+            self._hush(event, mode)
             self.recognizer.feed(audio)
             self._ahead(event)
         if event != "end" or self._grammar is None:
@@ -320,16 +329,31 @@ class Ears:
                 echo: str) -> Utterance | None:
         """What one decoded utterance is (``decide``); one left unanswered is logged so."""
         self.last = heard
-        if not self._window_open():
-            leave(heard, "push to talk was not pressed")
-            return None
-        echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
-                if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
-        utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
-                           wake=self.listening == "wake", echo=echo)
+        utterance, why = None, "push to talk was not pressed"
+        if self._window_open():
+            echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
+                    if getattr(self.source, "hears_narrator", True) else "")  # none reach it
+            utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
+                               wake=self.listening == "wake", echo=echo)
+            why = "table talk or the narrator's echo"
         if utterance is None:
-            leave(heard, "table talk or the narrator's echo")
+            self._unhush()
+            leave(heard, why)
         return utterance
+
+    def _hush(self, event: str, mode: str) -> None:
+        """Over the narration, hush it at a pause of an utterance no longer than a command;
+        let it go on once the utterance is longer (talk)."""
+        if self.narration is None or mode != "reading":
+            return
+        if self.endpointer.seconds > HUSH_UP_TO:
+            self._unhush()
+        elif event == "pause":
+            self.narration.hush()
+
+    def _unhush(self) -> None:
+        if self.narration is not None:
+            self.narration.unhush()
 
     def _ahead(self, event: str) -> None:
         """At a pause, a recogniser that can decode ahead starts on what was said so far; when
@@ -372,9 +396,9 @@ def _stdin_keys() -> "queue.Queue[float]":
     return keys
 
 
-def make_ears(settings, tracks: int = MAX_TRACK) -> Ears:
+def make_ears(settings, tracks: int = MAX_TRACK, narration=None) -> Ears:
     """Ears on the settings' microphone, engine and listening mode, for a game whose highest
-    track is ``tracks``; the engine loads in the background (a missing model: the next
+    track is ``tracks``, hushing ``narration`` (a Speaker) over it; the engine loads in the background (a missing model: the next
     engine, and ``notice`` says so).
 
     The narrator's own voice is cancelled from the microphone (``voice/echo.py``). Raises
@@ -389,5 +413,5 @@ def make_ears(settings, tracks: int = MAX_TRACK) -> Ears:
     denoiser = make_denoiser(getattr(settings, "denoise", True))
     ears = Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
                 listening=mode, keys=keys, denoiser=denoiser)
-    ears.tracks = tracks
+    ears.tracks, ears.narration = tracks, narration
     return ears

@@ -136,6 +136,11 @@ class Endpointer:
             return "pause", frame
         return ("resume" if paused and not self._quiet else "speech"), frame
 
+    @property
+    def seconds(self) -> float:
+        """The length of the utterance under way so far, its pre-roll included."""
+        return self._length * FRAME / RATE
+
     def _focus(self, frame: bytes, level: float) -> bytes:
         """The frame as the recogniser should hear it: silence where others talk around the
         table and the player's words stopped more than ``focus_frames`` ago (Whisper writes
