@@ -11,7 +11,7 @@ import pytest
 
 from narrator.events import Control
 from narrator.voice.asr import Heard
-from narrator.voice.listener import HUSH_UP_TO, Ears
+from narrator.voice.listener import ECHO_LIKE, HUSH_UP_TO, Ears
 from narrator.voice.mic import RATE, Frames
 from narrator.voice.spoken import Echo, Spoken
 from scripted import Scripted
@@ -44,10 +44,15 @@ def sound(*parts: float) -> bytes:
     return np.concatenate(out).tobytes()
 
 
-def heard_over_narration(heard: Heard, pcm: bytes, mode: str = "reading"):
+def heard_over_narration(heard: Heard, pcm: bytes, mode: str = "reading", likeness=None):
+    """What the ears hand over and do to the narration for ``pcm``; ``likeness(seconds)``: how
+    much the microphone's canceller says the last seconds are the narrator's echo (None: no
+    canceller)."""
     narration = Narration()
     mic = Frames(pcm)
     mic.hears_narrator = True
+    if likeness is not None:
+        mic.echo_likeness = likeness
     ears = Ears(Scripted(heard), mic, clock=lambda: 1.5)
     ears.narration = narration
     said = Spoken()
@@ -79,6 +84,21 @@ def test_talk_without_a_pause_and_words_while_the_narrator_is_quiet_hush_nothing
     assert "hush" not in calls
     got, calls = heard_over_narration(PAUSE, sound(0.5), mode="asking")
     assert got is not None and calls == []
+
+
+def test_the_narrators_own_echo_leaking_through_hushes_nothing_and_a_player_does():
+    """A sound the canceller finds coherent with what the narrator played is its echo: the
+    narration goes on while it is decoded; one that is not (a player) hushes it."""
+    got, calls = heard_over_narration(PAUSE, sound(0.5), likeness=lambda _: ECHO_LIKE + 0.3)
+    assert calls == [] and got.meaning == Control("pause")  # still decided as before
+    got, calls = heard_over_narration(PAUSE, sound(0.5), likeness=lambda _: ECHO_LIKE - 0.05)
+    assert calls[:1] == ["hush"]
+
+
+def test_the_echo_is_judged_over_the_word_so_far_and_a_little_before_it():
+    asked = []
+    heard_over_narration(PAUSE, sound(0.5), likeness=lambda seconds: asked.append(seconds))
+    assert asked and 0.5 + 0.12 <= asked[0] <= 0.5 + 0.12 + 0.3  # the word, its pause, a lead-in
 
 
 class HushedMouth(Mouth):

@@ -27,7 +27,8 @@ What an utterance becomes (``decide``):
 
 Over the narration, an utterance as short as a command that pauses hushes the narrator
 (``narration.hush()``) while it is decoded, so "pause" or "next" stops the voice a decoding
-sooner; one that goes on past ``HUSH_UP_TO`` or is left unanswered lets it go on (``unhush``),
+sooner, unless its sound is the narrator's own echo leaking through the canceller
+(``_narrators_echo``); one that goes on past ``HUSH_UP_TO`` or is left unanswered lets it go on (``unhush``),
 and the session lets it go on after any other answer.
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
@@ -77,6 +78,9 @@ PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 HUSH_UP_TO = 1.4  # seconds (pre-roll included): an utterance over the narration this short
 # that pauses may be a command ("pause", "what now"), so the narrator is hushed meanwhile
+ECHO_LIKE = 0.1  # ... unless its sound is this coherent with the narrator's (stop 36: players'
+# commands 0.00-0.17 but one, the narrator's leaked echo 0.10-0.96 but 5 of 81)
+ECHO_LEAD_IN = 0.15  # seconds before its first loud frame that count towards that
 
 
 class Source(Protocol):
@@ -348,8 +352,15 @@ class Ears:
             return
         if self.endpointer.seconds > HUSH_UP_TO:
             self._unhush()
-        elif event == "pause":
+        elif event == "pause" and not self._narrators_echo():
             self.narration.hush()
+
+    def _narrators_echo(self) -> bool:
+        """Whether the utterance so far is the narrator's voice leaking through the echo
+        canceller (its ``likeness`` to what was played, from just before its first loud frame)."""
+        likeness = getattr(self.source, "echo_likeness", None)
+        share = likeness(self.endpointer.spoken + ECHO_LEAD_IN) if likeness else None
+        return share is not None and share >= ECHO_LIKE
 
     def _unhush(self) -> None:
         if self.narration is not None:
