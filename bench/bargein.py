@@ -36,8 +36,9 @@ itself as a laptop does at a table.
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
-  scaled to an hour, and so is how often the narration was hushed (a short sound over it,
-  held while decoded, then let go on). Each is printed with what the recogniser decoded and whether it would
+  scaled to an hour, and so are how often the narration was hushed (a short sound over it,
+  held while decoded, then let go on) and how often a short sound was not, being judged the
+  narrator's own echo. Each is printed with what the recogniser decoded and whether it would
   be read back; its audio (capture, cancelled, played) is kept in ``--out`` (idle_N_*.wav).
 * ``clocks``: the self-trigger guard's two clocks, compared: the Track 1 question is said 4
   times with the microphone read only 1.5 s after each; when the speaker says its last loud
@@ -74,7 +75,7 @@ from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
 from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
 from narrator.voice.asr import load_recognizer  # noqa: E402
-from narrator.voice.listener import Ears  # noqa: E402
+from narrator.voice.listener import ECHO_LIKE, Ears  # noqa: E402
 from narrator.voice.mic import FRAME, RATE, Mic  # noqa: E402
 from narrator.voice.spoken import Echo, Spoken  # noqa: E402
 from narrator.understand import understand  # noqa: E402
@@ -399,6 +400,7 @@ class Measured:
     def __init__(self, inner: EchoCanceller) -> None:
         self.inner = inner
         self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
+        self.likenesses: list[float | None] = []  # each short sound over the narration's
         self.cpu = 0.0
 
     def clean(self, frame: bytes, at: float) -> Cleaned:
@@ -411,6 +413,13 @@ class Measured:
         self.cleaned.append(pcm(cleaned.gate))
         self.heard.append(pcm(cleaned.heard))
         return cleaned
+
+    def likeness(self, start: float, end: float) -> float | None:
+        begun = time.thread_time()
+        value = self.inner.likeness(start, end)
+        self.cpu += time.thread_time() - begun
+        self.likenesses.append(value)
+        return value
 
     def save(self, out: Path, name: str, span: tuple[float, float] | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -587,6 +596,9 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
         room.measured.save(out, f"idle_{n}", (start - 0.5, end + 0.5))
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
+    echoes = sum(v is not None and v >= ECHO_LIKE for v in room.measured.likenesses)
+    print(f"short sounds over the narration judged its own echo (not hushed): {echoes} "
+          f"= {echoes * 3600 / reading:.1f} per hour")
     hushes = room.mouth.hushes
     print(f"hushed (held while a short sound was decoded, then went on): {hushes} "
           f"= {hushes * 3600 / reading:.1f} per hour")
