@@ -1,6 +1,7 @@
 """Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
 
-    python bench/bargein.py [--part erle|commands|idle|clocks|replay|all] [--voices N|V1,V2,...]
+    python bench/bargein.py [--part erle|commands|idle|clocks|replay|hush|all]
+                            [--voices N|V1,V2,...]
                             [--engine NAME] [--idle-minutes M] [--out DIR]
 
 The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
@@ -33,6 +34,10 @@ itself as a laptop does at a table.
   so a change to the endpointer, recogniser or guard can be tried on many runs before one is
   played again. (The loop's own reactions are not replayed: what a trial's command would have
   stopped goes on in the recording.)
+* ``hush`` (not in ``all``; no room): the ``commands`` recording's capture in ``--out`` through
+  a fresh canceller (what was played as its reference) and endpointer, offline: of the
+  utterances short enough to hush the narration, how many would (not judged the narrator's
+  own echo), among the players' words and among the rest (the echo leaking through).
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
@@ -73,10 +78,10 @@ from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
-from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
+from narrator.voice.echo import Cleaned, EchoCanceller, OutputReference  # noqa: E402
 from narrator.voice.asr import load_recognizer  # noqa: E402
-from narrator.voice.listener import ECHO_LIKE, Ears  # noqa: E402
-from narrator.voice.mic import FRAME, RATE, Mic  # noqa: E402
+from narrator.voice.listener import ECHO_LEAD_IN, ECHO_LIKE, HUSH_UP_TO, Ears  # noqa: E402
+from narrator.voice.mic import FRAME, RATE, Endpointer, Mic  # noqa: E402
 from narrator.voice.spoken import Echo, Spoken  # noqa: E402
 from narrator.understand import understand  # noqa: E402
 
@@ -672,11 +677,9 @@ def part_replay(out: Path, engine: str) -> None:
     heard = []
     while (got := ears.listen(session.expectation, mode="reading", echo=Echo("", spoken))):
         heard.append((ears.ended_at, got))
-    trials = np.load(out / "commands_trials.npy", allow_pickle=True)
     counts: dict[float, list[bool]] = {db: [] for db in LEVELS}
     claimed = set()
-    for db, voice, word, _, said_at, _, *located in trials:  # (older runs: no word's end)
-        end = located[0] if located and located[0] is not None else said_at - PAPLAY_LATE
+    for db, voice, word, end in said_words(out):
         near = [(at, u) for at, u in heard if end - 0.5 <= at <= end + 1.5]
         claimed.update(at for at, _ in near)
         ok = any(u.meaning == understand(word, session.expectation, "reading") for _, u in near)
@@ -687,6 +690,47 @@ def part_replay(out: Path, engine: str) -> None:
         print(f"acted at {db:+.0f} dB: {sum(oks)}/{len(oks)}")
     other = [f"{u.text!r} at {at:.1f}" for at, u in heard if at not in claimed]
     print(f"handed to the loop away from the words: {len(other)} {other}")
+
+
+def said_words(out: Path) -> list[tuple[float, str, str, float]]:
+    """The ``commands`` recording's trials: (level, voice, word, when the word ended)."""
+    trials = np.load(out / "commands_trials.npy", allow_pickle=True)
+    return [(db, voice, word,  # (older runs kept no word's end)
+             located[0] if located and located[0] is not None else said_at - PAPLAY_LATE)
+            for db, voice, word, _, said_at, _, *located in trials]
+
+
+def part_hush(out: Path) -> None:
+    """The ``commands`` recording's capture through a fresh canceller and endpointer, offline:
+    how many utterances short enough to hush the ears would hush (at a pause, not judged the
+    narrator's echo: ``Ears._narrators_echo``), of the players' words and of the rest (the
+    narrator's echo leaking through)."""
+    raw, _ = sf.read(out / "commands_raw.wav", dtype="int16")
+    played, _ = sf.read(out / "commands_played.wav", dtype="float32")
+    starts = np.load(out / "commands_times.npy", allow_pickle=True)[:, 0].astype(float)
+    reference = OutputReference(seconds=len(starts) * FRAME / RATE + 1.0)
+    for i, at in enumerate(starts):
+        reference.write("recording", played[i * FRAME:(i + 1) * FRAME], RATE, at, 0.0)
+    canceller, endpointer = EchoCanceller(reference), Endpointer()
+    words = [end for *_, end in said_words(out)]
+    counts = {"players' words": [0, 0], "the rest (the narrator's echo)": [0, 0]}
+    begun, hushed = 0.0, None  # None: no pause yet where the utterance could hush
+    for i, at in enumerate(starts):
+        cleaned = canceller.clean(raw[i * FRAME:(i + 1) * FRAME].tobytes(), at)
+        event, _ = endpointer.push(cleaned.heard,
+                                   None if cleaned.gate is cleaned.heard else cleaned.gate)
+        end = at + FRAME / RATE
+        if event == "start":
+            begun, hushed = at, None
+        elif event == "pause" and endpointer.seconds <= HUSH_UP_TO and not hushed:
+            likeness = canceller.likeness(end - endpointer.spoken - ECHO_LEAD_IN, end)
+            hushed = likeness is None or likeness < ECHO_LIKE
+        elif event == "end" and hushed is not None:
+            said = any(begun - 0.3 <= word <= end for word in words)
+            count = counts["players' words" if said else "the rest (the narrator's echo)"]
+            count[0], count[1] = count[0] + 1, count[1] + hushed
+    for kind, (utterances, hushes) in counts.items():
+        print(f"{kind}: {hushes} of {utterances} short utterances would hush the narration")
 
 
 def player_voices(setting: str) -> tuple[str, ...]:
@@ -704,7 +748,7 @@ def player_voices(setting: str) -> tuple[str, ...]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "replay",
-                                           "all"),
+                                           "hush", "all"),
                         default="all")
     parser.add_argument("--voices", default="3",
                         help="how many player voices, or their names (comma-separated)")
@@ -717,6 +761,8 @@ def main() -> None:
     os.environ.setdefault("NARRATOR_CONFIG", str(out / "config.yaml"))
     os.environ.setdefault("NARRATOR_CACHE", str(out / "cache"))
     voices = player_voices(args.voices)
+    if args.part == "hush":
+        return part_hush(out)
     if args.part == "replay":
         part_replay(out, args.engine)
         return
