@@ -8,6 +8,7 @@ import re
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -115,8 +116,11 @@ def sound_span(clips: list[Clip]) -> float:
     return (audible[-1] - audible[0]) / clips[0].samplerate
 
 
-def test_track5_pauses_within_300ms_and_resumes_where_it_stopped(slow_burn, speaker):
-    saids = render(slow_burn, ReadTrack("t05"))[:2]  # "Track 5: The Setting" and its first line
+@contextmanager
+def reading_track5(slow_burn, speaker):
+    """A narrator (espeak-ng at 1.5x) saying "Track 5: The Setting" and its first line in a
+    recorded room: (narrator, their clips as rendered, the recorder)."""
+    saids = render(slow_burn, ReadTrack("t05"))[:2]
     rate = 1.5
     renderer = Renderer("espeak-ng")
     clips = [Clip.load(renderer.render(text, rate)) for s in saids for text in sentences(s.text)]
@@ -124,6 +128,11 @@ def test_track5_pauses_within_300ms_and_resumes_where_it_stopped(slow_burn, spea
     with Recorder() as rec:
         for said in saids:
             narrator.say(said)
+        yield narrator, clips, rec
+
+
+def test_track5_pauses_within_300ms_and_resumes_where_it_stopped(slow_burn, speaker):
+    with reading_track5(slow_burn, speaker) as (narrator, clips, rec):
         time.sleep(2.0)
         paused_at = time.monotonic()
         narrator.pause()
@@ -149,14 +158,7 @@ def test_a_hush_holds_the_voice_in_place_still_speaking_and_ends_by_itself(slow_
     "speaking" (the loop keeps listening), then on from where it was held, let go or not."""
     from narrator.voice.speaker import HUSH_SECONDS
 
-    saids = render(slow_burn, ReadTrack("t05"))[:2]
-    rate = 1.5
-    renderer = Renderer("espeak-ng")
-    clips = [Clip.load(renderer.render(text, rate)) for s in saids for text in sentences(s.text)]
-    narrator = speaker(rate=rate)
-    with Recorder() as rec:
-        for said in saids:
-            narrator.say(said)
+    with reading_track5(slow_burn, speaker) as (narrator, clips, rec):
         time.sleep(1.5)
         hushed_at = time.monotonic()
         narrator.hush()
