@@ -601,9 +601,11 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
         room.measured.save(out, f"idle_{n}", (start - 0.5, end + 0.5))
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
-    echoes = sum(v is not None and v >= ECHO_LIKE for v in room.measured.likenesses)
+    judged = room.measured.likenesses
+    echoes = sum(v is not None and v >= ECHO_LIKE for v in judged)
     print(f"short sounds over the narration judged its own echo (not hushed): {echoes} "
-          f"= {echoes * 3600 / reading:.1f} per hour")
+          f"= {echoes * 3600 / reading:.1f} per hour; not judged (no narration kept for "
+          f"them): {judged.count(None)}; the rest: {sorted(round(v, 3) for v in judged if v is not None and v < ECHO_LIKE)}")
     hushes = room.mouth.hushes
     print(f"hushed (held while a short sound was decoded, then went on): {hushes} "
           f"= {hushes * 3600 / reading:.1f} per hour")

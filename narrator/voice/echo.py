@@ -50,7 +50,8 @@ PARTS = 12                 # the linear filter's partitions of STEP samples (120
 MU = 0.5                   # its normalised step
 CONVERGED = 10.0           # dB of echo it must take out before the recogniser hears its output
 SMOOTH = 0.01              # per 10 ms block: how fast its measure of that follows
-RECENT = 2.0               # seconds of filtered capture and reference kept for ``likeness``
+RECENT = 10.0              # seconds of filtered capture and reference kept for ``likeness``
+                           # (its reader may be seconds behind, while a word is decoded)
 SEGMENT, HOP = 512, 128    # its spectra: 32 ms windows, 8 ms apart
 BAND = (200.0, 3500.0)     # Hz: where speech and the narrator's voice are
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
@@ -348,7 +349,8 @@ class EchoCanceller:
         self.delay = DelayTracker(reference)
         self.linear = LinearEcho()
         self._recent: deque[tuple[float, np.ndarray, np.ndarray]] = deque(
-            maxlen=int(RECENT * RATE / 480) + 1)  # (time, heard, reference at the echo's lag)
+            maxlen=int(RECENT * RATE / 480) + 1)  # (time, heard (int16), reference at the
+        # echo's lag)
         self._lock = threading.Lock()
 
     def clean(self, frame: bytes, at: float) -> Cleaned:
@@ -381,7 +383,7 @@ class EchoCanceller:
         """Keep what the recogniser hears with the reference as its echo arrives (``likeness``)."""
         echo = self.reference.read(at - self.delay.seconds, count)
         with self._lock:
-            self._recent.append((at, np.frombuffer(heard, np.int16) / 32768.0, echo))
+            self._recent.append((at, np.frombuffer(heard, np.int16), echo))
 
     def likeness(self, start: float, end: float) -> float | None:
         """How much what the recogniser heard from ``start`` to ``end`` (monotonic capture
@@ -394,7 +396,7 @@ class EchoCanceller:
         heard, reference = (np.concatenate(part) for part in zip(*kept))
         if _level(reference) < 1e-3:
             return None
-        return coherence(heard, reference)
+        return coherence(heard / 32768.0, reference)
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))
