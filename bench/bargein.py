@@ -603,9 +603,10 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
     judged = room.measured.likenesses
     echoes = sum(v is not None and v >= ECHO_LIKE for v in judged)
+    players = sorted(round(v, 3) for v in judged if v is not None and v < ECHO_LIKE)
     print(f"short sounds over the narration judged its own echo (not hushed): {echoes} "
-          f"= {echoes * 3600 / reading:.1f} per hour; not judged (no narration kept for "
-          f"them): {judged.count(None)}; the rest: {sorted(round(v, 3) for v in judged if v is not None and v < ECHO_LIKE)}")
+          f"= {echoes * 3600 / reading:.1f} per hour; judged a player's: {players}; not "
+          f"judged (no narration kept for them): {judged.count(None)}")
     hushes = room.mouth.hushes
     print(f"hushed (held while a short sound was decoded, then went on): {hushes} "
           f"= {hushes * 3600 / reading:.1f} per hour")
