@@ -21,9 +21,9 @@ itself as a laptop does at a table.
   the question; read the passage again) within 5 s. Latency: end of the word (the clip's last
   loud 10 ms, found in the capture by cross-correlation, on the capture's clock) to the
   narration stopping (the speaker told to stop, skip or pause, or hushed by the ears when it
-  did not go on after that, plus the output stream's latency), p50/p95. Each trial prints what the ears handed the loop (and in
-  which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
-  confidence, utterance length) and, when it missed, the captions shown; the capture before
+  did not go on after that, plus the output stream's latency), p50/p95. Each trial prints
+  what the ears handed the loop (and in which mode), what the recogniser decoded meanwhile
+  (free text -> the phrase chosen, confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
   (commands_*.wav/.npy, with what the narrator said when: commands_said.npy).
 * ``replay`` (not in ``all``; no room): the ``commands`` recording in ``--out`` again, offline,

@@ -390,7 +390,8 @@ class EchoCanceller:
         times) is the narrator's echo (``coherence`` with what it played); None when the
         narrator was not heard in that span (nothing of it to take for its echo)."""
         with self._lock:
-            kept = [(h, r) for at, h, r in self._recent if start - 0.015 <= at < end]
+            kept = [(h, r) for at, h, r in self._recent  # frames from within half a frame
+                    if start - 0.015 <= at < end]             # of ``start`` on
         if not kept:
             return None
         heard, reference = (np.concatenate(part) for part in zip(*kept))

@@ -28,8 +28,8 @@ What an utterance becomes (``decide``):
 Over the narration, an utterance as short as a command that pauses hushes the narrator
 (``narration.hush()``) while it is decoded, so "pause" or "next" stops the voice a decoding
 sooner, unless its sound is the narrator's own echo leaking through the canceller
-(``_narrators_echo``); one that goes on past ``HUSH_UP_TO`` or is left unanswered lets it go on (``unhush``),
-and the session lets it go on after any other answer.
+(``_narrators_echo``); one that goes on past ``HUSH_UP_TO`` or is left unanswered lets it go
+on (``unhush``), and the session lets it go on after any other answer.
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
@@ -78,8 +78,9 @@ PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 HUSH_UP_TO = 1.4  # seconds (pre-roll included): an utterance over the narration this short
 # that pauses may be a command ("pause", "what now"), so the narrator is hushed meanwhile
-ECHO_LIKE = 0.1  # ... unless its sound is this coherent with the narrator's (stop 36: players'
-# commands 0.00-0.17 but one, the narrator's leaked echo 0.10-0.96 but 5 of 81)
+ECHO_LIKE = 0.1  # ... unless its sound is this coherent with what the narrator played (stop 36,
+# `bench/bargein.py --part hush` on three recordings: 133 of 139 players' words under it, 78
+# of 84 utterances of the narrator's leaked echo at or over it)
 ECHO_LEAD_IN = 0.15  # seconds before its first loud frame that count towards that
 
 
@@ -409,8 +410,8 @@ def _stdin_keys() -> "queue.Queue[float]":
 
 def make_ears(settings, tracks: int = MAX_TRACK, narration=None) -> Ears:
     """Ears on the settings' microphone, engine and listening mode, for a game whose highest
-    track is ``tracks``, hushing ``narration`` (a Speaker) over it; the engine loads in the background (a missing model: the next
-    engine, and ``notice`` says so).
+    track is ``tracks``, hushing ``narration`` (a Speaker) over a short word; the engine loads
+    in the background (a missing model: the next engine, and ``notice`` says so).
 
     The narrator's own voice is cancelled from the microphone (``voice/echo.py``). Raises
     RuntimeError naming what is missing when there is no input device; without RNNoise the

@@ -287,7 +287,8 @@ class Mic:
 
     def echo_likeness(self, seconds: float) -> float | None:
         """How much the last ``seconds`` read are the narrator's echo (``EchoCanceller.likeness``:
-        0 a player's voice, near 1 the echo); None without a canceller or the narrator heard."""
+        0 a player's voice, near 1 the echo); None without a canceller, or when the narrator
+        was not heard then."""
         if self.echo is None:
             return None
         return self.echo.likeness(self.captured_until - seconds, self.captured_until)
