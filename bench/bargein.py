@@ -1,7 +1,6 @@
 """Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
 
-    python bench/bargein.py [--part erle|commands|idle|clocks|replay|hush|all]
-                            [--voices N|V1,V2,...]
+    python bench/bargein.py [--part erle|commands|idle|clocks|replay|all] [--voices N|V1,V2,...]
                             [--engine NAME] [--idle-minutes M] [--out DIR]
 
 The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
@@ -20,10 +19,10 @@ itself as a laptop does at a table.
   narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to
   the question; read the passage again) within 5 s. Latency: end of the word (the clip's last
   loud 10 ms, found in the capture by cross-correlation, on the capture's clock) to the
-  narration stopping (the speaker told to stop, skip or pause, or hushed by the ears when it
-  did not go on after that, plus the output stream's latency), p50/p95. Each trial prints
-  what the ears handed the loop (and in which mode), what the recogniser decoded meanwhile
-  (free text -> the phrase chosen, confidence, utterance length) and, when it missed, the captions shown; the capture before
+  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
+  latency), p50/p95. Each trial prints what the ears handed the loop (and in
+  which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
+  confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
   (commands_*.wav/.npy, with what the narrator said when: commands_said.npy).
 * ``replay`` (not in ``all``; no room): the ``commands`` recording in ``--out`` again, offline,
@@ -34,16 +33,10 @@ itself as a laptop does at a table.
   so a change to the endpointer, recogniser or guard can be tried on many runs before one is
   played again. (The loop's own reactions are not replayed: what a trial's command would have
   stopped goes on in the recording.)
-* ``hush`` (not in ``all``; no room): the ``commands`` recording's capture in ``--out`` through
-  a fresh canceller (what was played as its reference) and endpointer, offline: of the
-  utterances short enough to hush the narration, how many would (not judged the narrator's
-  own echo), among the players' words and among the rest (the echo leaking through).
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
-  scaled to an hour, and so are how often the narration was hushed (a short sound over it,
-  held while decoded, then let go on) and how often a short sound was not, being judged the
-  narrator's own echo. Each is printed with what the recogniser decoded and whether it would
+  scaled to an hour. Each is printed with what the recogniser decoded and whether it would
   be read back; its audio (capture, cancelled, played) is kept in ``--out`` (idle_N_*.wav).
 * ``clocks``: the self-trigger guard's two clocks, compared: the Track 1 question is said 4
   times with the microphone read only 1.5 s after each; when the speaker says its last loud
@@ -78,10 +71,10 @@ from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
-from narrator.voice.echo import Cleaned, EchoCanceller, OutputReference  # noqa: E402
+from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
 from narrator.voice.asr import load_recognizer  # noqa: E402
-from narrator.voice.listener import ECHO_LEAD_IN, ECHO_LIKE, HUSH_UP_TO, Ears  # noqa: E402
-from narrator.voice.mic import FRAME, RATE, Endpointer, Mic  # noqa: E402
+from narrator.voice.listener import Ears  # noqa: E402
+from narrator.voice.mic import FRAME, RATE, Mic  # noqa: E402
 from narrator.voice.spoken import Echo, Spoken  # noqa: E402
 from narrator.understand import understand  # noqa: E402
 
@@ -151,13 +144,11 @@ class Levels:
 
 
 class Watched:
-    """The Speaker, noting when it was told to stop or pause (or hushed, when the narration
-    did not go on after that hush), and what it said when."""
+    """The Speaker, noting when it was told to stop or pause, and what it said when."""
 
     def __init__(self, speaker) -> None:
         self._speaker = speaker
         self.stops: list[float] = []
-        self.hushes = 0  # how many times the ears hushed it, all told
         self.closed = False  # the bench closed the table: what it still says is not played
 
     def say(self, said, **how) -> None:
@@ -178,17 +169,6 @@ class Watched:
     def skip(self) -> None:
         self.stops.append(time.monotonic())
         self._speaker.skip()
-
-    def hush(self) -> None:
-        if not self._speaker.hushed and self._speaker.is_speaking:
-            self.hushes += 1
-            self.stops.append(time.monotonic())
-        self._speaker.hush()
-
-    def unhush(self) -> None:
-        if self._speaker.hushed:  # the narration goes on: that hush stopped nothing
-            self.stops.pop()
-        self._speaker.unhush()
 
     @property
     def is_speaking(self) -> bool:
@@ -270,9 +250,9 @@ class Room:
         from narrator.voice.speaker import Speaker
 
         self.env = env
+        self.ears = Injected(LiveEars(make_ears(Settings(input_device="pulse",
+                                                         engine=engine))))
         self.mouth = Watched(Speaker(Settings(output_device="pulse")))
-        self.ears = Injected(LiveEars(make_ears(Settings(input_device="pulse", engine=engine),
-                                                narration=self.mouth)))
         self.captions = Captions()
         self.decoded: list[tuple[float, object]] = []  # (when, Heard): every decoding
         self.said: list[list] = []  # every sentence the tables said: [text, start, end]
@@ -405,7 +385,6 @@ class Measured:
     def __init__(self, inner: EchoCanceller) -> None:
         self.inner = inner
         self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
-        self.likenesses: list[float | None] = []  # each short sound over the narration's
         self.cpu = 0.0
 
     def clean(self, frame: bytes, at: float) -> Cleaned:
@@ -418,13 +397,6 @@ class Measured:
         self.cleaned.append(pcm(cleaned.gate))
         self.heard.append(pcm(cleaned.heard))
         return cleaned
-
-    def likeness(self, start: float, end: float) -> float | None:
-        begun = time.thread_time()
-        value = self.inner.likeness(start, end)
-        self.cpu += time.thread_time() - begun
-        self.likenesses.append(value)
-        return value
 
     def save(self, out: Path, name: str, span: tuple[float, float] | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -601,15 +573,6 @@ def part_idle(env, out: Path, minutes: float, engine: str) -> None:
         room.measured.save(out, f"idle_{n}", (start - 0.5, end + 0.5))
     print(f"self-triggers: {acts} in {reading / 60:.1f} min of narration "
           f"= {acts * 3600 / reading:.1f} per hour (scaled from the shorter run)")
-    judged = room.measured.likenesses
-    echoes = sum(v is not None and v >= ECHO_LIKE for v in judged)
-    players = sorted(round(v, 3) for v in judged if v is not None and v < ECHO_LIKE)
-    print(f"short sounds over the narration judged its own echo (not hushed): {echoes} "
-          f"= {echoes * 3600 / reading:.1f} per hour; judged a player's: {players}; not "
-          f"judged (no narration kept for them): {judged.count(None)}")
-    hushes = room.mouth.hushes
-    print(f"hushed (held while a short sound was decoded, then went on): {hushes} "
-          f"= {hushes * 3600 / reading:.1f} per hour")
 
 
 class Kept(Spoken):
@@ -680,9 +643,11 @@ def part_replay(out: Path, engine: str) -> None:
     heard = []
     while (got := ears.listen(session.expectation, mode="reading", echo=Echo("", spoken))):
         heard.append((ears.ended_at, got))
+    trials = np.load(out / "commands_trials.npy", allow_pickle=True)
     counts: dict[float, list[bool]] = {db: [] for db in LEVELS}
     claimed = set()
-    for db, voice, word, end in said_words(out):
+    for db, voice, word, _, said_at, _, *located in trials:  # (older runs: no word's end)
+        end = located[0] if located and located[0] is not None else said_at - PAPLAY_LATE
         near = [(at, u) for at, u in heard if end - 0.5 <= at <= end + 1.5]
         claimed.update(at for at, _ in near)
         ok = any(u.meaning == understand(word, session.expectation, "reading") for _, u in near)
@@ -693,47 +658,6 @@ def part_replay(out: Path, engine: str) -> None:
         print(f"acted at {db:+.0f} dB: {sum(oks)}/{len(oks)}")
     other = [f"{u.text!r} at {at:.1f}" for at, u in heard if at not in claimed]
     print(f"handed to the loop away from the words: {len(other)} {other}")
-
-
-def said_words(out: Path) -> list[tuple[float, str, str, float]]:
-    """The ``commands`` recording's trials: (level, voice, word, when the word ended)."""
-    trials = np.load(out / "commands_trials.npy", allow_pickle=True)
-    return [(db, voice, word,  # (older runs kept no word's end)
-             located[0] if located and located[0] is not None else said_at - PAPLAY_LATE)
-            for db, voice, word, _, said_at, _, *located in trials]
-
-
-def part_hush(out: Path) -> None:
-    """The ``commands`` recording's capture through a fresh canceller and endpointer, offline:
-    how many utterances short enough to hush the ears would hush (at a pause, not judged the
-    narrator's echo: ``Ears._narrators_echo``), of the players' words and of the rest (the
-    narrator's echo leaking through)."""
-    raw, _ = sf.read(out / "commands_raw.wav", dtype="int16")
-    played, _ = sf.read(out / "commands_played.wav", dtype="float32")
-    starts = np.load(out / "commands_times.npy", allow_pickle=True)[:, 0].astype(float)
-    reference = OutputReference(seconds=len(starts) * FRAME / RATE + 1.0)
-    for i, at in enumerate(starts):
-        reference.write("recording", played[i * FRAME:(i + 1) * FRAME], RATE, at, 0.0)
-    canceller, endpointer = EchoCanceller(reference), Endpointer()
-    words = [end for *_, end in said_words(out)]
-    counts = {"players' words": [0, 0], "the rest (the narrator's echo)": [0, 0]}
-    begun, hushed = 0.0, None  # None: no pause yet where the utterance could hush
-    for i, at in enumerate(starts):
-        cleaned = canceller.clean(raw[i * FRAME:(i + 1) * FRAME].tobytes(), at)
-        event, _ = endpointer.push(cleaned.heard,
-                                   None if cleaned.gate is cleaned.heard else cleaned.gate)
-        end = at + FRAME / RATE
-        if event == "start":
-            begun, hushed = at, None
-        elif event == "pause" and endpointer.seconds <= HUSH_UP_TO and not hushed:
-            likeness = canceller.likeness(end - endpointer.spoken - ECHO_LEAD_IN, end)
-            hushed = likeness is None or likeness < ECHO_LIKE
-        elif event == "end" and hushed is not None:
-            said = any(begun - 0.3 <= word <= end for word in words)
-            count = counts["players' words" if said else "the rest (the narrator's echo)"]
-            count[0], count[1] = count[0] + 1, count[1] + hushed
-    for kind, (utterances, hushes) in counts.items():
-        print(f"{kind}: {hushes} of {utterances} short utterances would hush the narration")
 
 
 def player_voices(setting: str) -> tuple[str, ...]:
@@ -751,7 +675,7 @@ def player_voices(setting: str) -> tuple[str, ...]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=("erle", "commands", "idle", "clocks", "replay",
-                                           "hush", "all"),
+                                           "all"),
                         default="all")
     parser.add_argument("--voices", default="3",
                         help="how many player voices, or their names (comma-separated)")
@@ -764,8 +688,6 @@ def main() -> None:
     os.environ.setdefault("NARRATOR_CONFIG", str(out / "config.yaml"))
     os.environ.setdefault("NARRATOR_CACHE", str(out / "cache"))
     voices = player_voices(args.voices)
-    if args.part == "hush":
-        return part_hush(out)
     if args.part == "replay":
         part_replay(out, args.engine)
         return

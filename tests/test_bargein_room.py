@@ -67,9 +67,9 @@ def test_pause_said_over_the_narrators_own_voice_stops_track_1_and_resume_reads_
     session = Session(info, load_script(find_script(info.rules.script)), info.rules.options)
     captions = Captions()
     with audio_room() as env:
-        mouth = Speaker(Settings(output_device="pulse"))
-        ears = LiveEars(make_ears(Settings(input_device="pulse"), narration=mouth))
+        ears = LiveEars(make_ears(Settings(input_device="pulse")))
         assert ears.voice.source.echo is not None, "the microphone cancels the narrator's echo"
+        mouth = Speaker(Settings(output_device="pulse"))
         with session_in_room(session, ears, mouth, captions) as game:
             game.start()
             started = captions.wait_for("Track 1: Introduction", 0, 20)

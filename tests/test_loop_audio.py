@@ -105,11 +105,10 @@ def test_pause_said_over_track_1_stops_the_reading_and_resume_starts_it_again(tm
         subprocess.run(["pactl", "load-module", "module-null-sink", f"sink_name={TABLE}",
                         "rate=16000"], env={**os.environ, **env}, check=True,
                        capture_output=True, timeout=30)
-        mouth = Speaker(Settings(output_device="pulse"))
         monkeypatch.setenv("PULSE_SOURCE", f"{TABLE}.monitor")
-        ears = LiveEars(make_ears(Settings(input_device="pulse"), narration=mouth))  # as a
-        monkeypatch.setenv("PULSE_SOURCE", env["PULSE_SOURCE"])  # voice session has; the room,
-        # for the recorder
+        ears = LiveEars(make_ears(Settings(input_device="pulse")))  # as a voice session has
+        monkeypatch.setenv("PULSE_SOURCE", env["PULSE_SOURCE"])  # the room, for the recorder
+        mouth = Speaker(Settings(output_device="pulse"))
         with session_in_room(session, ears, mouth, captions) as game:
             with Recorder() as room:
                 game.start()

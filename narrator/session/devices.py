@@ -299,7 +299,7 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars, settings: Settin
 
         def make() -> Any:
             from narrator.voice.listener import make_ears
-            return make_ears(settings, tracks, narration=mouth)
+            return make_ears(settings, tracks)
 
         def reopen() -> Mic:
             return Mic(settings.input_device)

@@ -59,8 +59,6 @@ class Mouth(Protocol):
     takes ``say(said, again=True)`` for a passage said again ("repeat"). A mouth with
     ``heard_until`` tells when its last sound handed out is heard (monotonic clock): an output
     latency after ``is_speaking`` turns False, and the narrator's words are audible till then.
-    A mouth the ears hush while a short word over it is decoded has ``unhush``: the loop
-    calls it when what was said lets the reading go on.
     """
 
     def say(self, said: Said) -> None: ...
@@ -354,37 +352,32 @@ class Table:
             heard = self.listen("reading", timeout=POLL)
             if heard is None:
                 continue
-            after = self.over_narration(heard, current, queue, passage)
-            if after is not None:
+            meaning = heard.meaning
+            if isinstance(meaning, Unclear):
+                said = self.miss(heard, "reading")
+                if said:
+                    return self.interject(said, current, queue)
+                continue
+            name = _control_name(meaning)
+            if name not in READING_CONTROLS:
+                self.hold(heard, over_narration=True)
+                continue
+            self.misses = 0
+            if name in ("stop", "next"):
+                return self.skip(current, queue)
+            if name == "repeat":
+                return self.again(passage)
+            if name == "pause":
+                after = self.pause_reading(current, queue, passage)
+                if after is None:
+                    continue
                 return after
-            getattr(self.mouth, "unhush", lambda: None)()  # the ears hushed it for a command
+            said = (self.help("reading") if name == "help" else
+                    self.session.what_now("reading") if name == "whatnow" else self.adjust(name))
+            if name in ("help", "whatnow") or said[0].kind == "reject":
+                return self.interject(said, current, queue)
+            self.show(said[0])
         return queue
-
-    def over_narration(self, heard: Utterance, current: Said, queue: list[Said],
-                       passage: list[Said]) -> list[Said] | None:
-        """Act on what was said over ``current``: what is left to say when it cut the
-        reading, None when the reading goes on."""
-        meaning = heard.meaning
-        if isinstance(meaning, Unclear):
-            said = self.miss(heard, "reading")
-            return self.interject(said, current, queue) if said else None
-        name = _control_name(meaning)
-        if name not in READING_CONTROLS:
-            self.hold(heard, over_narration=True)
-            return None
-        self.misses = 0
-        if name in ("stop", "next"):
-            return self.skip(current, queue)
-        if name == "repeat":
-            return self.again(passage)
-        if name == "pause":
-            return self.pause_reading(current, queue, passage)
-        said = (self.help("reading") if name == "help" else
-                self.session.what_now("reading") if name == "whatnow" else self.adjust(name))
-        if name in ("help", "whatnow") or said[0].kind == "reject":
-            return self.interject(said, current, queue)
-        self.show(said[0])
-        return None
 
     def skip(self, current: Said, queue: list[Said]) -> list[Said]:
         """Stop reading and go to the question (ask it again when it was being asked)."""

@@ -14,11 +14,6 @@ Devices differ in how late the narrator's voice reaches the microphone (20–300
 time stamps the audio APIs give are rough and shift on a busy machine, so ``DelayTracker``
 estimates the lag by cross-correlating the capture with the reference twice a second while the
 narrator is heard, and follows a change as soon as it is sure of it.
-
-Whether a sound the endpointer caught over the narration is a player or the narrator's echo
-leaking through (``EchoCanceller.likeness``): what is left of the echo after the linear filter
-is still a linear function of what was played, so it is coherent with it (magnitude-squared
-coherence near 1), while a player's voice is not (near 0).
 """
 
 from __future__ import annotations
@@ -50,10 +45,6 @@ PARTS = 12                 # the linear filter's partitions of STEP samples (120
 MU = 0.5                   # its normalised step
 CONVERGED = 10.0           # dB of echo it must take out before the recogniser hears its output
 SMOOTH = 0.01              # per 10 ms block: how fast its measure of that follows
-RECENT = 10.0              # seconds of filtered capture and reference kept for ``likeness``
-                           # (its reader may be seconds behind, while a word is decoded)
-SEGMENT, HOP = 512, 128    # its spectra: 32 ms windows, 8 ms apart
-BAND = (200.0, 3500.0)     # Hz: where speech and the narrator's voice are
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
                            # capture before the microphone is taken never to hear it (with FORGET)
 
@@ -312,24 +303,6 @@ class Cleaned(NamedTuple):
     gate: bytes   # cancelled and suppressed (AEC3): whether someone speaks
 
 
-def coherence(sound: np.ndarray, reference: np.ndarray) -> float:
-    """How much of ``sound`` is a linear function of ``reference`` (same length, aligned):
-    their magnitude-squared coherence over BAND, each frequency weighted by the sound's power
-    there; 0 for a sound too short to tell."""
-    if len(sound) < SEGMENT:
-        return 0.0
-    window = np.hanning(SEGMENT)
-    starts = range(0, len(sound) - SEGMENT + 1, HOP)
-    x = np.fft.rfft(np.array([sound[i:i + SEGMENT] for i in starts]) * window, axis=1)
-    y = np.fft.rfft(np.array([reference[i:i + SEGMENT] for i in starts]) * window, axis=1)
-    band = slice(round(BAND[0] * SEGMENT / RATE), round(BAND[1] * SEGMENT / RATE))
-    cross = np.abs((x * np.conj(y)).sum(axis=0)[band]) ** 2
-    power_x = (np.abs(x[:, band]) ** 2).sum(axis=0)
-    power_y = (np.abs(y[:, band]) ** 2).sum(axis=0)
-    msc = cross / (power_x * power_y + 1e-20)
-    return float((msc * power_x).sum() / (power_x.sum() + 1e-20))
-
-
 class EchoCanceller:
     """WebRTC AEC3 and ``LinearEcho`` on 16 kHz int16 microphone frames, with ``PLAYED`` as
     their far end. They run only while the narrator's voice is found in the capture: a
@@ -348,10 +321,6 @@ class EchoCanceller:
         self.reference = reference
         self.delay = DelayTracker(reference)
         self.linear = LinearEcho()
-        self._recent: deque[tuple[float, np.ndarray, np.ndarray]] = deque(
-            maxlen=int(RECENT * RATE / 480) + 1)  # (time, heard (int16), reference at the
-        # echo's lag)
-        self._lock = threading.Lock()
 
     def clean(self, frame: bytes, at: float) -> Cleaned:
         """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice."""
@@ -373,31 +342,10 @@ class EchoCanceller:
             heard += (near[i:i + STEP].tobytes() if worse
                       else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
         tail = frame[len(gate):]  # less than a step: as captured
-        gate = bytes(gate) + tail
-        # not yet converged (or never, in this room): the recogniser hears AEC3's output
-        heard = bytes(heard) + tail if self.linear.converged else gate
-        self._keep(at, heard, len(near))
-        return Cleaned(heard, gate)
-
-    def _keep(self, at: float, heard: bytes, count: int) -> None:
-        """Keep what the recogniser hears with the reference as its echo arrives (``likeness``)."""
-        echo = self.reference.read(at - self.delay.seconds, count)
-        with self._lock:
-            self._recent.append((at, np.frombuffer(heard, np.int16), echo))
-
-    def likeness(self, start: float, end: float) -> float | None:
-        """How much what the recogniser heard from ``start`` to ``end`` (monotonic capture
-        times) is the narrator's echo (``coherence`` with what it played); None when the
-        narrator was not heard in that span (nothing of it to take for its echo)."""
-        with self._lock:
-            kept = [(h, r) for at, h, r in self._recent  # frames from within half a frame
-                    if start - 0.015 <= at < end]             # of ``start`` on
-        if not kept:
-            return None
-        heard, reference = (np.concatenate(part) for part in zip(*kept))
-        if _level(reference) < 1e-3:
-            return None
-        return coherence(heard / 32768.0, reference)
+        if not self.linear.converged:  # not yet (or never, in this room): AEC3's output
+            suppressed = bytes(gate) + tail
+            return Cleaned(suppressed, suppressed)
+        return Cleaned(bytes(heard) + tail, bytes(gate) + tail)
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))

@@ -25,12 +25,6 @@ What an utterance becomes (``decide``):
   narrator was audible is nothing too: Whisper's filler on the leftover echo; so is a game
   answer the grammar fitted to such filler (``filler``: the transcript has none of its words).
 
-Over the narration, an utterance as short as a command that pauses hushes the narrator
-(``narration.hush()``) while it is decoded, so "pause" or "next" stops the voice a decoding
-sooner, unless its sound is the narrator's own echo leaking through the canceller
-(``_narrators_echo``); one that goes on past ``HUSH_UP_TO`` or is left unanswered lets it go
-on (``unhush``), and the session lets it go on after any other answer.
-
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
 length where no free text is asked.
@@ -76,12 +70,6 @@ SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
-HUSH_UP_TO = 1.4  # seconds (pre-roll included): an utterance over the narration this short
-# that pauses may be a command ("pause", "what now"), so the narrator is hushed meanwhile
-ECHO_LIKE = 0.1  # ... unless its sound is this coherent with what the narrator played (stop 36,
-# `bench/bargein.py --part hush` on three recordings: 133 of 139 players' words under it, 78
-# of 84 utterances of the narrator's leaked echo at or over it)
-ECHO_LEAD_IN = 0.15  # seconds before its first loud frame that count towards that
 
 
 class Source(Protocol):
@@ -225,7 +213,6 @@ class Ears:
         self.notice: str | None = None  # what to tell the table about the engine, once
         self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
-        self.narration = None  # the narrator's voice (hush, unhush), hushed over a short word
         self._grammar = None
         self._spelled: tuple[Heard, object, float] | None = None  # letters cut off: more come
         self._window_until = 0.0
@@ -297,7 +284,6 @@ class Ears:
                                            wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
         if event != "silence" and self._grammar is not None:
-            self._hush(event, mode)
             self.recognizer.feed(audio)
             self._ahead(event)
         if event != "end" or self._grammar is None:
@@ -334,38 +320,16 @@ class Ears:
                 echo: str) -> Utterance | None:
         """What one decoded utterance is (``decide``); one left unanswered is logged so."""
         self.last = heard
-        utterance, why = None, "push to talk was not pressed"
-        if self._window_open():
-            echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
-                    if getattr(self.source, "hears_narrator", True) else "")  # none reach it
-            utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
-                               wake=self.listening == "wake", echo=echo)
-            why = "table talk or the narrator's echo"
+        if not self._window_open():
+            leave(heard, "push to talk was not pressed")
+            return None
+        echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
+                if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
+        utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
+                           wake=self.listening == "wake", echo=echo)
         if utterance is None:
-            self._unhush()
-            leave(heard, why)
+            leave(heard, "table talk or the narrator's echo")
         return utterance
-
-    def _hush(self, event: str, mode: str) -> None:
-        """Over the narration, hush it at a pause of an utterance no longer than a command;
-        let it go on once the utterance is longer (talk)."""
-        if self.narration is None or mode != "reading":
-            return
-        if self.endpointer.seconds > HUSH_UP_TO:
-            self._unhush()
-        elif event == "pause" and not self._narrators_echo():
-            self.narration.hush()
-
-    def _narrators_echo(self) -> bool:
-        """Whether the utterance so far is the narrator's voice leaking through the echo
-        canceller (its ``likeness`` to what was played, from just before its first loud frame)."""
-        likeness = getattr(self.source, "echo_likeness", None)
-        share = likeness(self.endpointer.spoken + ECHO_LEAD_IN) if likeness else None
-        return share is not None and share >= ECHO_LIKE
-
-    def _unhush(self) -> None:
-        if self.narration is not None:
-            self.narration.unhush()
 
     def _ahead(self, event: str) -> None:
         """At a pause, a recogniser that can decode ahead starts on what was said so far; when
@@ -408,10 +372,10 @@ def _stdin_keys() -> "queue.Queue[float]":
     return keys
 
 
-def make_ears(settings, tracks: int = MAX_TRACK, narration=None) -> Ears:
+def make_ears(settings, tracks: int = MAX_TRACK) -> Ears:
     """Ears on the settings' microphone, engine and listening mode, for a game whose highest
-    track is ``tracks``, hushing ``narration`` (a Speaker) over a short word; the engine loads
-    in the background (a missing model: the next engine, and ``notice`` says so).
+    track is ``tracks``; the engine loads in the background (a missing model: the next
+    engine, and ``notice`` says so).
 
     The narrator's own voice is cancelled from the microphone (``voice/echo.py``). Raises
     RuntimeError naming what is missing when there is no input device; without RNNoise the
@@ -425,5 +389,5 @@ def make_ears(settings, tracks: int = MAX_TRACK, narration=None) -> Ears:
     denoiser = make_denoiser(getattr(settings, "denoise", True))
     ears = Ears(lambda: load_recognizer(engine, model), Mic(device, echo=make_canceller()),
                 listening=mode, keys=keys, denoiser=denoiser)
-    ears.tracks, ears.narration = tracks, narration
+    ears.tracks = tracks
     return ears

@@ -136,16 +136,6 @@ class Endpointer:
             return "pause", frame
         return ("resume" if paused and not self._quiet else "speech"), frame
 
-    @property
-    def seconds(self) -> float:
-        """The length of the utterance under way so far, its pre-roll included."""
-        return self._length * FRAME / RATE
-
-    @property
-    def spoken(self) -> float:
-        """Seconds since the first loud frame of the utterance under way."""
-        return (self.start_frames + len(self._spoken)) * FRAME / RATE
-
     def _focus(self, frame: bytes, level: float) -> bytes:
         """The frame as the recogniser should hear it: silence where others talk around the
         table and the player's words stopped more than ``focus_frames`` ago (Whisper writes
@@ -284,14 +274,6 @@ class Mic:
         """The stream stopped by itself (its device went away: PulseAudio ends the stream at
         once); a stall, by contrast, shows only in ``alive``."""
         return not self._stream.active
-
-    def echo_likeness(self, seconds: float) -> float | None:
-        """How much the last ``seconds`` read are the narrator's echo (``EchoCanceller.likeness``:
-        0 a player's voice, near 1 the echo); None without a canceller, or when the narrator
-        was not heard then."""
-        if self.echo is None:
-            return None
-        return self.echo.likeness(self.captured_until - seconds, self.captured_until)
 
     def read(self, timeout: float | None = None) -> bytes | None:
         try:

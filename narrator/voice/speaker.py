@@ -6,9 +6,7 @@ rendering at once (``tts``, cached per sentence), so the next one is ready
 before the current one ends. A worker thread plays them in order (``player``) and calls
 ``show`` with each sentence as its first sample goes out, so captions keep step with the
 voice; a sentence dropped by ``skip`` is captioned "(skipped)", one played again by ``repeat``
-"(again)". Rate and volume changes apply from the next sentence. ``hush`` holds the voice
-in place while something said over it is decoded (it may be "pause"): the speaker still counts
-as speaking, and ``unhush`` (or HUSH_SECONDS, whatever comes of it) lets it go on.
+"(again)". Rate and volume changes apply from the next sentence.
 
 A *passage* is what was said since the speaker was last idle (a heading starts a new one);
 ``repeat`` plays the current passage again from its start.
@@ -55,7 +53,6 @@ VOLUME_STEP, VOLUME_MIN, VOLUME_MAX = 0.25, 0.25, 2.0
 LEAD_LEVEL, LEAD_SECONDS = 0.02, 0.03  # silence before a sentence's first sound is cut to 30 ms
 PEAK = 0.5  # every clip is scaled to this peak at volume 1, leaving room for "louder"
 RETRY_SECONDS = 0.5
-HUSH_SECONDS = 2.5  # a hush nobody lets go of ends by itself (an utterance is decided sooner)
 DEVICE_HINT = ("check that a sound device is connected and PulseAudio/PipeWire runs "
                "(libportaudio2 must be installed); `narrator devices` lists outputs, "
                "--output-device picks one")
@@ -113,8 +110,6 @@ class Speaker:
         self._busy = False
         self._closed = False
         self._paused = False
-        self._hushed = 0  # the hush holding the voice (0: none; each hush has its own number)
-        self._hushes = 0
         self._mute = not speak  # captions only: --quiet, or the engine failed
         self._lost = False  # the output device is gone (retried)
         self._retry_at = 0.0
@@ -192,39 +187,9 @@ class Speaker:
     def resume(self) -> None:
         """Continue from where ``pause`` stopped."""
         with self._cond:
-            self._paused, self._hushed = False, 0
+            self._paused = False
             self._player.resume()
             self._cond.notify_all()
-
-    def hush(self) -> None:
-        """Hold the voice in place while what the table said over it is decoded; it still
-        counts as speaking. Released by ``unhush``, a cut, or after HUSH_SECONDS."""
-        with self._cond:
-            if self._paused or self._hushed or self._idle():
-                return
-            self._hushes += 1
-            self._hushed = which = self._hushes
-            self._player.pause()
-        timer = threading.Timer(HUSH_SECONDS, self._unhush, args=(which,))
-        timer.daemon = True
-        timer.start()
-
-    def unhush(self) -> None:
-        """Let a hushed voice go on from where ``hush`` held it (nothing when none is)."""
-        self._unhush(self._hushed)
-
-    def _unhush(self, which: int) -> None:
-        with self._cond:
-            if not which or which != self._hushed:
-                return
-            self._hushed = 0
-            if not self._paused:
-                self._player.resume()
-            self._cond.notify_all()
-
-    @property
-    def hushed(self) -> bool:
-        return bool(self._hushed)
 
     def repeat(self) -> None:
         """Play the current passage again from its first sentence."""
@@ -259,7 +224,6 @@ class Speaker:
     def _interrupt(self) -> None:
         """Cut the clip playing or about to play (caller holds the lock)."""
         self._generation += 1
-        self._hushed = 0
         self._player.stop()
         self._cond.notify_all()
 
@@ -371,7 +335,7 @@ class Speaker:
         """The next sentence, its generation stamped on (waits for one; retries a lost device)."""
         with self._cond:
             while not self._closed:
-                if self._queue and not self._paused and not self._hushed:
+                if self._queue and not self._paused:
                     item = self._queue.popleft()
                     self._passage, self._busy = item.passage, True
                     return self._generation, item
@@ -407,7 +371,7 @@ class Speaker:
             if generation != self._generation:
                 return
             self._player.volume = self.settings.volume
-            self._player.play(clip, paused=self._paused or bool(self._hushed))
+            self._player.play(clip, paused=self._paused)
         try:
             while not self._player.started.wait(0.1):
                 self._player.wait(0)  # raises DeviceLost when the stream died before starting
