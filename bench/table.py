@@ -687,7 +687,8 @@ class Players:
         time.sleep(1.0)
         if not any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
                                 in ("heading", "line") or asked(e)) is not None
-                   for _ in range(RESUME_ROUNDS)):  # the run ends, not completed
+                   for _ in range(RESUME_ROUNDS)) \
+                and self.stream.wait(0, game_over, 0) is None:  # the run ends, not completed
             raise Stuck("resume never heard while paused")
 
     def control(self, word: str, done: Callable[[dict], bool]) -> int | None:
