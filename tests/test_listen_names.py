@@ -42,10 +42,10 @@ def test_a_name_the_question_gives_is_written_as_given(recognizer, tmp_path):
 
 
 def test_at_a_names_read_back_a_word_yes_explains_is_asked_again_not_kept(recognizer, tmp_path):
-    """In the room Whisper wrote flite awb's "yes" to a name's read-back as "US.", five times in
-    one Hell for Leather run, and each was read back as a new name. A brief transcript that
-    "yes" (or "no") explains nearly as well is now that word, unsure: the session asks for it
-    again. A name said as a correction stays a name."""
+    """In the room Whisper wrote flite awb's "yes" to a name's read-back as "US.", four or
+    five times a Hell for Leather run, and each was read back as a new name. A brief
+    transcript that "yes" (or "no") explains nearly as well is now that word, unsure: the
+    session asks for it again. A name said as a correction stays a name."""
     readback = Expectation(Line("confirm"), (AcceptWords(("yes", "no")), AcceptText("goal")))
 
     def heard(phrase: str, voice: str) -> dict:
