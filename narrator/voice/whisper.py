@@ -155,6 +155,13 @@ def _samples(pcm: bytes) -> np.ndarray:
     return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
 
 
+def _speech(encoded, samples: np.ndarray) -> np.ndarray:
+    """The encoder's frames of the speech and one second after it: what candidates are scored
+    against (step 3)."""
+    return np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND)
+                               + FRAMES_PER_SECOND]
+
+
 def _log_softmax(logits) -> np.ndarray:
     row = np.asarray(logits, dtype=np.float32).reshape(-1)
     top = row.max()
@@ -295,7 +302,7 @@ class Whisper:
             grammar, [once(t) for t in free])))
         if not candidates:
             return "", 0.0, once(best)
-        speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
+        speech = _speech(encoded, samples)
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
@@ -311,7 +318,7 @@ class Whisper:
         if not awaited or len(samples) > BRIEF_SECONDS * RATE or not 0 < len(normalise(
                 said).split()) <= 2 or is_command(said):  # "Yes.", "Spell it."
             return said, (1.0 if said else 0.0)
-        speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
+        speech = _speech(encoded, samples)
         scores = self._score(speech, head, [[said]] + [self._forms(w) for w in awaited])
         best = int(np.argmax(scores[1:]))
         margin = scores[1 + best] - scores[0]
