@@ -10,7 +10,7 @@ from rapidfuzz.distance import Levenshtein
 
 import clips
 from narrator.events import Line, Text
-from narrator.understand import AcceptText, AcceptWords, Expectation, normalise
+from narrator.understand import AcceptText, Expectation, normalise
 from narrator.understand.spelling import letters
 from narrator.voice.asr import make_recognizer
 from narrator.voice.hear import hear_file
@@ -39,23 +39,6 @@ def test_a_name_the_question_gives_is_written_as_given(recognizer, tmp_path):
     unnamed = [hear_file(recognizer, p, trait())["text"] for p in said]
     assert [normalise(t) for t in named] == ["love for jila"] * len(VOICES), named
     assert not any("jila" in normalise(t) for t in unnamed), unnamed  # ("Love for Dila.")
-
-
-def test_at_a_names_read_back_a_word_yes_explains_is_asked_again_not_kept(recognizer, tmp_path):
-    """In the room Whisper wrote flite awb's "yes" to a name's read-back as "US.", four or
-    five times a Hell for Leather run, and each was read back as a new name. A brief
-    transcript that "yes" (or "no") explains nearly as well is now that word, unsure: the
-    session asks for it again. A name said as a correction stays a name."""
-    readback = Expectation(Line("confirm"), (AcceptWords(("yes", "no")), AcceptText("goal")))
-
-    def heard(phrase: str, voice: str) -> dict:
-        return hear_file(recognizer, clips.make_clip(tmp_path, phrase, None, voice).path,
-                         readback, mode="confirming")
-    guessed = heard("US", "espeak:en-gb")  # said "U.S.", written "United States."
-    assert guessed["command"] == "yes" and not guessed["sure"], guessed
-    names = [heard(name, voice)["command"] for name in ("Budapest", "Joe", "Wes")
-             for voice in VOICES]
-    assert all(c.startswith("text ") for c in names), names
 
 
 def test_a_spelled_name_is_written_letter_by_letter(recognizer, tmp_path):

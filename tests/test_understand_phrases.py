@@ -246,8 +246,6 @@ def test_awaited_phrases_are_a_short_questions_choices_and_the_control_a_pause_w
     assert grammar(harm, "reading").awaited()[-1] == "pause"
     many = ask(AcceptWords(tuple("abcdefgh")), AcceptDice(6))
     assert grammar(many).awaited() == [] == grammar(ask(AcceptText("name"))).awaited()
-    readback = ask(AcceptWords(("yes", "no")), AcceptText("name"))  # a name's read-back
-    assert grammar(readback, "confirming").awaited() == ["yes", "no"]
 
 
 def test_the_voice_grammar_holds_track_numbers_to_the_tracks_the_game_has():

@@ -73,16 +73,13 @@ class Grammar:
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
         "worse", "none"), and the control the mode waits for ("resume" while paused). A
         recogniser that scores candidates weighs these whatever it transcribed ("harm"
-        written "Time."). Of free text only a read-back's yes and no are awaited (flite
-        awb's "yes" written "US.")."""
-        if self.free and self.mode != "confirming":
+        written "Time.")."""
+        if self.free:
             return []
         words = [w for p in live_phrases(self.expectation, self.mode)
                  if isinstance(p.accept, AcceptWords)
                  for w in map(normalise, p.accept.words) if len(w.split()) == 1]
         said = (words if len(words) <= limit else []) + [AWAITED_CONTROL.get(self.mode, "")]
-        if self.free:  # any text matches: the words alone
-            return [w for w in dict.fromkeys(said) if w]
         whole = (form for w in said if w for form in (w, f"{WAKE_WORD} {w}"))
         return [p for p in dict.fromkeys(whole) if self.matches(p)]
 

@@ -39,8 +39,7 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
    cleaned one.
 
-A free-text answer (a name, a label) is the best transcript as it is (at its read-back, a brief
-one that "yes" or "no" explains nearly as well is that word, a guess); when the question names
+A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A spelled
 one (mode "spelling") is decoded with every token but single letters, "space" and punctuation
 suppressed (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are
@@ -69,7 +68,7 @@ import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
-from narrator.understand import is_command, normalise, spells
+from narrator.understand import normalise, spells
 from narrator.understand.spelling import letter_words
 from narrator.understand.words import TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
@@ -98,10 +97,6 @@ AWAITED_MARGIN = 3.0  # ... that a phrase the moment waits for explains within t
 # the transcript, is that phrase (a guess) however many words the transcript has: flite awb's
 # "resume" written "What are you doing?" (-2.7 to -4.2 clean, to -13 in noise); short remarks
 # score it -7.4 and under, near-rhymes excepted ("Presume so.": -0.3, -4.6)
-READ_BACK_MARGIN = 0.5  # a read-back's yes or no this close under a brief free transcript
-# is what was said: flite awb's "yes" written "US." in the room, "yes" scoring 0.7 to 1.0 above
-# it. A name that rhymes with it scores further under ("Tess" written "Test.": -0.7 to -2.8,
-# "Wes.": -1.6) and stays a name; one nearer is taken for an unsure yes and asked for again
 LOOPED = 3  # a transcript saying its words this many times or more is Whisper looping up to
             # the token limit: a guess at best (talk that starts "No, I meant..." loops "No.")
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
@@ -153,13 +148,6 @@ def _awaited(grammar) -> list[str]:
 
 def _samples(pcm: bytes) -> np.ndarray:
     return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
-
-
-def _speech(encoded, samples: np.ndarray) -> np.ndarray:
-    """The encoder's frames of the speech and one second after it: what candidates are scored
-    against (step 3)."""
-    return np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND)
-                               + FRAMES_PER_SECOND]
 
 
 def _log_softmax(logits) -> np.ndarray:
@@ -289,8 +277,7 @@ class Whisper:
             said = " ".join(letter_words(best))
             return said, (1.0 if said else 0.0), once(best)
         if grammar is None or grammar.free or not best:
-            said, confidence = self._free(encoded, samples, head, grammar, once(best))
-            return said, confidence, once(best)
+            return once(best), (1.0 if best else 0.0), once(best)
         said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
         heard = [said] + free[1:]
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
@@ -302,29 +289,12 @@ class Whisper:
             grammar, [once(t) for t in free])))
         if not candidates:
             return "", 0.0, once(best)
-        speech = _speech(encoded, samples)
+        speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
                                     grammar.same, awaited if brief else ())
         return chosen, confidence, once(best)
-
-    def _free(self, encoded, samples: np.ndarray, head: list[int], grammar,
-              said: str) -> tuple[str, float]:
-        """A free transcript as it is (confidence 1), except a brief one of at most two words
-        at a read-back of free text that its yes or no explains within READ_BACK_MARGIN:
-        that word, as a guess (flite awb's "yes" written "US." would be read back as a name)."""
-        awaited = _awaited(grammar) if grammar is not None and said else []
-        if not awaited or len(samples) > BRIEF_SECONDS * RATE or not 0 < len(normalise(
-                said).split()) <= 2 or is_command(said):  # "Yes.", "Spell it."
-            return said, (1.0 if said else 0.0)
-        speech = _speech(encoded, samples)
-        scores = self._score(speech, head, [[said]] + [self._forms(w) for w in awaited])
-        best = int(np.argmax(scores[1:]))
-        margin = scores[1 + best] - scores[0]
-        if margin < -READ_BACK_MARGIN:
-            return said, 1.0
-        return awaited[best], GUESSED * float(np.exp(min(0.0, margin) / SCALE))
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
