@@ -17,6 +17,8 @@ question is asked or to interrupt:
 * a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
+  a change offered ("Keep 'Mora', or change it to 'Mara'?") is answered "keep" or "change",
+  or "no" and the answer again when neither is what was said;
   a name (at most SPELL_WORDS words, SPELL_LETTERS letters: a table spells a name, not a
   sentence) whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I.
   K. A. R. D. space. ..."), as the read-back invites, until TRIES are spent, and counted;
@@ -376,6 +378,12 @@ def spellable(step: Step) -> bool:
             and len("".join(letters)) <= SPELL_LETTERS)
 
 
+def again(step: Step, failed: int) -> str:
+    """What a player says after ``failed`` refused read-backs: the answer, or "spell it" for a
+    name (as the read-back invites)."""
+    return SPELL_IT if spellable(step) and SPELL_AFTER <= failed < TRIES else step.text
+
+
 def aloud_letters(text: str) -> str:
     """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only)."""
     return " space. ".join(". ".join(w.upper()) + "." for w in re.findall(r"[A-Za-z]+", text))
@@ -487,7 +495,7 @@ class Players:
         """Say the answer until the game takes what it should; False if it never does."""
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
-        spelled = False
+        spelled = neither = False
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
             begin = len(self.stream.events)
             typing = (failed >= TRIES and self.keyboard is not None and not typed
@@ -530,6 +538,25 @@ class Players:
                 self.tally.repeats += 1
                 first = False
                 continue
+            if got["choice"] is not None:  # "Keep 'Mara', or change it to 'Maura'?"
+                kept, offered = ({"type": "Text", "text": got["choice"][k]}
+                                 for k in ("kept", "offered"))
+                if words_now == "yes":  # the yes was heard as words (flite awb's "US.")
+                    self.tally.misses += 1
+                    self.finding(words_now, offered["text"])
+                first = False
+                if judged(offered, step.meaning, self.respelled):
+                    words_now = "change"
+                elif judged(kept, step.meaning, self.respelled):
+                    words_now = "keep"
+                else:  # neither: "no", and the answer again when asked
+                    self.tally.rejected += 1
+                    self.finding(step.text, offered["text"])
+                    words_now, failed, spelled, neither = "no", failed + 1, False, True
+                continue
+            if neither and got["mode"] == "asking":
+                words_now, neither = again(step, failed), False
+                continue
             if got["mode"] == "confirming":
                 roll = {"type": "Control", "name": "roll", "arg": None}
                 if judged(heard, step.meaning, self.respelled) or same(heard, roll):
@@ -537,9 +564,8 @@ class Players:
                 else:
                     self.tally.rejected += 1
                     self.finding(step.text, got["heard_text"])
-                    first, words_now, failed, spelled = False, step.text, failed + 1, False
-                    if spellable(step) and SPELL_AFTER <= failed < TRIES:  # as it invites
-                        words_now = SPELL_IT
+                    first, failed, spelled = False, failed + 1, False
+                    words_now = again(step, failed)
                 continue
             if got["mode"] == "spelling":
                 words_now, spelled = aloud_letters(step.text), True
@@ -562,7 +588,7 @@ class Players:
         next question (talking and interrupting over any passage meanwhile), or nothing heard;
         ``said``: the words, when said (the wait after them counts), None when typed."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
-                               "doubt": False, "ended": False}
+                               "doubt": False, "ended": False, "choice": None}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -582,6 +608,8 @@ class Players:
         if question is not None:
             got["mode"] = question.get("mode")
             got["ended"] = game_over(question)
+            if question.get("prompt", {}).get("key") == "readback.change":
+                got["choice"] = question["prompt"]["params"]
         return got
 
     def reaction(self, begin: int, started: float, ended: float,

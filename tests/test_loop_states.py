@@ -223,15 +223,50 @@ def test_a_result_heard_without_certainty_is_read_back_before_it_counts():
 
 
 def test_free_text_by_voice_is_read_back_and_can_be_typed_instead():
-    rules = RulesInfo(Named(), "Toy", "asks a name first")
     transcript, journal, session, mouth, ears, _ = play(
         [("asking", "well I think we should"), ("confirming", "no"),
-         ("asking", "Mara", False), ("confirming", "yes")], rules=rules)
+         ("asking", "Mara", False), ("confirming", "yes")], rules=NAMED)
     assert "I heard 'well I think we should'. Keep it?" in mouth.spoken[1]
     assert "type it" in mouth.spoken[1]
     assert journal.lines == [Text("Mara")]
-    typed, journal, *_ = play([("asking", "Mara")], rules=rules, engine="text")
+    typed, journal, *_ = play([("asking", "Mara")], rules=NAMED, engine="text")
     assert journal.lines == [Text("Mara")] and "Keep it?" not in typed
+
+
+def test_other_words_at_a_names_read_back_are_offered_as_a_change_and_keep_keeps_the_name():
+    # flite awb's "yes" is written "US.": read back alone, it would replace the name
+    _, journal, _, mouth, ears, _ = play(
+        [("asking", "Mara", False), ("confirming", "US", False), ("confirming", "what now"),
+         ("confirming", "keep")], rules=NAMED)
+    assert "Keep 'Mara', or change it to 'US'? Say keep or change, or no for neither." \
+        in mouth.spoken
+    assert "I heard 'US'. Keep it?" not in " ".join(mouth.spoken)
+    assert "The game is waiting for keep or change: Keep 'Mara', or change it to 'US'?" \
+        in " ".join(mouth.spoken)
+    assert journal.lines == [Text("Mara")]
+
+
+def test_change_takes_the_words_offered_and_no_takes_neither():
+    _, journal, *_ = play(
+        [("asking", "Mora", False), ("confirming", "Mara", False), ("confirming", "change")],
+        rules=NAMED)
+    assert journal.lines == [Text("Mara")]
+    transcript, journal, session, *_ = play(
+        [("asking", "Mora", False), ("confirming", "Mara", False), ("confirming", "no"),
+         ("asking", "Maura", False), ("confirming", "yes")], rules=NAMED)
+    assert "Then say it again." in transcript and journal.lines == [Text("Maura")]
+
+
+def test_yes_to_a_change_offered_changes_nothing_and_an_unsure_keep_is_asked_again():
+    transcript, journal, session, *_ = play(
+        [("asking", "Mora", False), ("confirming", "Mara", False), ("confirming", "yes")],
+        rules=NAMED)
+    assert '"yes" could mean either.' in transcript and journal.lines == []
+    transcript, journal, *_ = play(
+        [("asking", "Mora", False), ("confirming", "Mara", False),
+         ("confirming", "keep", False), ("confirming", "keep", False)], rules=NAMED)
+    assert 'Heard "keep"? Say it again to be sure.' in transcript
+    assert journal.lines == [Text("Mora")]
 
 
 def test_repeat_after_going_to_a_track_replays_that_track_not_the_prompt_before():
@@ -358,6 +393,7 @@ class ReadFirst(ToyRules):
 
 
 READ_FIRST = RulesInfo(ReadFirst(), "Toy", "the players question comes after a passage")
+NAMED = RulesInfo(Named(), "Toy", "asks a name first")
 
 
 def test_with_a_microphone_a_line_typed_is_taken_as_typed():

@@ -23,6 +23,10 @@ from narrator.understand.spelling import spelled_out
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
 CONFIRM = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
+#: the answers to "Keep 'Mara', or change it to 'Maura'?": a name heard at a name's read-back
+#: is offered as a change rather than read back alone (see ``_offer``)
+CHOICE = AcceptWords(("keep", "change"))
+CHANGE = "readback.change"  # that question's key (the session's own, as "confirm" is)
 #: asked when the table says "spell it" at a free-text question
 SPELL = "Spell it one letter at a time, and say space between words."
 
@@ -71,6 +75,7 @@ class Session:
         self._first: Step = self.rules.start(self.options)
         self.state: Any = self._first.state
         self._pending: tuple[GameInput, Step] | None = None
+        self._offered: tuple[GameInput, Step] | None = None  # a change offered for _pending
         self._staged: Step | None = None
         self._spelling = False  # "spell it" was said: the next answer is spelled
         self._last_input: GameInput | None = None
@@ -83,6 +88,8 @@ class Session:
         """What is legal now (yes/no or a corrected answer while an input waits to be
         confirmed). A free-text answer is told the proper nouns it may hold: the script's
         ``names`` and those in the table's earlier free-text answers."""
+        if self._offered is not None:
+            return self._choosing()
         expected = self._confirming() if self._pending else self.rules.expects(self.state)
         if expected.find(AcceptText) is None:
             return expected
@@ -147,7 +154,8 @@ class Session:
 
     def undo(self) -> list[Said]:
         """Take back the last input (call after the undo was journaled)."""
-        self._pending, self._spelling = None, False
+        self._drop()
+        self._spelling = False
         self.inputs.pop()
         self._rebuild()
         return self._remember([Said("Taken back.", "info")] + self._prompt())
@@ -193,18 +201,58 @@ class Session:
         """While confirming: yes/no, or a corrected result of the same kind."""
         return Expectation(CONFIRM.prompt, CONFIRM.accepts + self.rules.expects(self.state).accepts)
 
+    def _choosing(self) -> Expectation:
+        """While a change is offered: keep or change (yes and no are controls)."""
+        assert self._pending is not None and self._offered is not None
+        kept, offered = self._pending[0], self._offered[0]
+        assert isinstance(kept, Text) and isinstance(offered, Text)
+        return Expectation(Line(CHANGE, {"kept": kept.text, "offered": offered.text}),
+                           (CHOICE,))
+
+    def _drop(self) -> None:
+        """Forget the read-back waiting, and any change offered for it."""
+        self._pending = self._offered = None
+
     def _answer_confirmation(self, meaning: GameInput, sure: bool = True,
                              spelled: bool = False) -> Outcome:
         assert self._pending is not None
         given, step = self._pending
-        if getattr(meaning, "word", None) == "yes":
-            self._pending = None
+        word = getattr(meaning, "word", None)
+        if self._offered is not None:
+            return self._choose(word)
+        if word == "yes":
+            self._drop()
             return self._stage(given, step)
-        if getattr(meaning, "word", None) == "no":
-            self._pending = None
+        if word == "no":
+            self._drop()
             return Outcome([Said("Then say it again.", "info")] + self._prompt())
-        self._pending = None
+        self._drop()
+        if not sure and isinstance(given, Text) and isinstance(meaning, Text) \
+                and meaning.text.casefold() != given.text.casefold():
+            return self._offer(given, step, meaning)
         return self._game_input(meaning, sure, spelled)
+
+    def _offer(self, given: Text, step: Step, heard: Text) -> Outcome:
+        """Other words heard by voice at a free-text read-back are offered as a change,
+        "Keep 'Mara', or change it to 'Maura'?", and not read back alone: a voice's "yes"
+        written "US." would otherwise be read back as a new name, and its next "yes" too."""
+        other = self.rules.apply(self.state, heard)
+        if other.rejected is not None:
+            return Outcome(self._refused(other), control="unclear")
+        self._pending, self._offered = (given, step), (heard, other)
+        return Outcome(self._render(self.expectation.prompt, "readback"), control="listening")
+
+    def _choose(self, word: str | None) -> Outcome:
+        """The answer to a change offered: keep, change, or no for neither."""
+        assert self._pending is not None and self._offered is not None
+        kept, offered = self._pending, self._offered
+        if word in ("keep", "change"):
+            self._drop()
+            return self._stage(*(kept if word == "keep" else offered))
+        if word == "no":
+            self._drop()
+            return Outcome([Said("Then say it again.", "info")] + self._prompt())
+        return Outcome(self._refusal(f'"{word}" could mean either.'))
 
     def _control(self, control: Control) -> Outcome:
         name = control.name
@@ -217,7 +265,7 @@ class Session:
                 self._spelling = False
                 return Outcome([Said("Not spelling.", "info")] + self._prompt())
             if self._pending is not None:
-                self._pending = None
+                self._drop()
                 return Outcome([Said("Dropped. Say it again.", "info")] + self._prompt())
             if not self.inputs:
                 return Outcome(self._refusal("There is nothing to take back yet."))
@@ -243,7 +291,8 @@ class Session:
     def _spell(self) -> Outcome:
         """"spell it" (live only at a free-text question): the next answer is spelled (a
         read-back waiting is dropped)."""
-        self._pending, self._spelling = None, True
+        self._drop()
+        self._spelling = True
         return Outcome(self._remember(self._prompt()), control="listening")
 
     def _roll(self) -> Outcome:
@@ -294,6 +343,8 @@ class Session:
         expectation = self.expectation
         if self._spelling:
             waits = "waiting for the answer spelled one letter at a time."
+        elif self._offered is not None:
+            waits = "waiting for keep or change: " + self._text(expectation.prompt)
         elif self._pending is not None:
             given = _read_back(self._pending[0])
             waits = f"waiting for yes or no: {given} counts once you say yes."
@@ -334,6 +385,10 @@ class Session:
         """One line as said: the session's own read-back question, or the script's prompt."""
         if line.key == "confirm":
             return [Said("Is that right? Say yes or no.", kind)]
+        if line.key == CHANGE:
+            return [Said(f"Keep '{line.params['kept']}', or change it to "
+                         f"'{line.params['offered']}'? Say keep or change, or no for neither.",
+                         kind)]
         return render(self.script, line, kind)
 
     def _text(self, line: Line) -> str:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol
 
 from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
 from narrator.rules.base import Expectation
-from narrator.session.game import Session
+from narrator.session.game import CHOICE, Session
 from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls
 from narrator.voice.spoken import Echo, Spoken
@@ -26,7 +26,7 @@ NOT_QUITTING = "Not quitting."
 #: what the table can say over the narration that the shell acts on at once
 READING_CONTROLS = live_controls("reading")
 #: what changes the game or ends the session: acted on when unsure only if heard twice
-WEIGHTY = ("yes", "no", "back", "quit", "roll")
+WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words
 #: controls that change how the narrator sounds
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
@@ -244,7 +244,7 @@ class Table:
         return said
 
     def doubtful(self, heard: Utterance) -> bool:
-        """An unsure yes, no, go back, quit or roll acts only when heard twice in a row (a
+        """An unsure yes, no, keep, change, go back, quit or roll acts only when heard twice (a
         short tone, such as an earcon heard back, can pass for "no"); the first time the
         caption asks for it again."""
         meaning = heard.meaning
