@@ -594,7 +594,8 @@ class Players:
             self.cursor = len(self.stream.events)
             return got
         if said is not None:
-            self.waited(self.stream.events[reacted]["t"] - ended, said)
+            self.waited(self.stream.events[self.replied(begin, started, reacted)]["t"] - ended,
+                        said)
         self.cursor = begin
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
@@ -622,6 +623,15 @@ class Players:
         if at is None or self.stream.events[at]["event"] != "ignored":
             return at, None
         return self.stream.wait(at + 1, done, NOTHING_BACK), left(self.stream.events[at])
+
+    def replied(self, begin: int, started: float, reacted: int) -> int:
+        """``reacted``, or the sentence said before it that answers what the narrator heard
+        ("Then say it again.": info, yet a reply, not news)."""
+        heard = self.stream.wait(begin, lambda e: e["event"] == "heard" and e["t"] > started, 0)
+        if heard is None or heard > reacted:
+            return reacted
+        said = self.stream.wait(heard, lambda e: e["event"] == "said", 0)
+        return reacted if said is None else min(said, reacted)
 
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from narrator.events import Continue, Control, Dice, Line, Number, Successes, Text, Unclear, Word
+from narrator.session.game import CHOICE
 from narrator.understand import (
     AcceptContinue,
     AcceptDice,
@@ -32,6 +33,8 @@ def ask(*accepts) -> Expectation:
 
 DICE = ask(AcceptDice(12, 1, 3))
 WORDS = ask(AcceptWords(("merit", "pass", "curse", "boon"), ("curse",)))
+CHANGE_OFFERED = ("Other words said at a name's read-back: offered as a change (\"Keep 'Mara', "
+                  "or change it to 'Maura'?\")")
 #: the README's "When" column → the mode and what the game asks then
 MOMENTS = {
     "A question waits": ("asking", ask(AcceptContinue(), AcceptDice(12, 1, 3))),
@@ -45,6 +48,7 @@ MOMENTS = {
     'A read-back ("four and nine. Right?")': ("confirming", ask(AcceptWords(("yes", "no")),
                                                                 AcceptDice(12, 1, 3))),
     "A name or other free text": ("asking", ask(AcceptText("name"))),
+    CHANGE_OFFERED: ("confirming", ask(CHOICE)),
     'Spelling (after "spell it")': ("spelling", ask(AcceptText("name"))),
 }
 #: what each README phrase must mean (a control by its name, or the game input)
@@ -64,12 +68,13 @@ MEANS = {
     "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),
     "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
     "what now": "whatnow", "what are we waiting for": "whatnow", "spell it": "spell",
-    "let me spell it": "spell", "S. A. L.": Text("Sal"), "A. S. H. space. G. R. E. Y.":
+    "let me spell it": "spell", "keep": Word("keep"), "change": Word("change"), "S. A. L.": Text("Sal"), "A. S. H. space. G. R. E. Y.":
     Text("Ash Grey"),
 }
 #: in these moments "next" and "go on" are controls, not the game's Continue
 CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},
-                   "Paused": {"next": "next", "go on": "resume"}}
+                   "Paused": {"next": "next", "go on": "resume"},
+                   CHANGE_OFFERED: {"no": "no"}}
 
 
 def readme_phrases() -> list[tuple[str, str]]:
@@ -181,6 +186,7 @@ def test_free_text_is_taken_whole_but_controls_still_win():
     # the full stop Whisper ends a transcript with is no part of a name read in later prompts
     assert understand("Falcon.", name) == Text("Falcon")
     assert understand("  Steal a jet  from Heathrow! ", name) == Text("Steal a jet from Heathrow")
+    assert understand("Elsa, Evans,", name) == Text("Elsa, Evans")  # "Elsa, Evans,, what do..."
     read_back = ask(AcceptWords(("yes", "no")), AcceptText("name"))
     assert understand("No thanks.", read_back, "confirming") == Word("no")  # not a new name
     assert grammar(name).free and grammar(name, "reading").matches("pause")

@@ -86,7 +86,7 @@ class Session:
     @property
     def expectation(self) -> Expectation:
         """What is legal now (yes/no or a corrected answer while an input waits to be
-        confirmed). A free-text answer is told the proper nouns it may hold: the script's
+        confirmed; keep or change while a change is offered). A free-text answer is told the proper nouns it may hold: the script's
         ``names`` and those in the table's earlier free-text answers."""
         if self._offered is not None:
             return self._choosing()

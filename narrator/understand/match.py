@@ -57,9 +57,10 @@ def understand(text: str, expectation: Expectation | None,
 
 
 def _as_kept(text: str) -> str:
-    """Free text as the game keeps it: spaces evened, without the full stop (or ! or ?) a
-    transcriber ends a sentence with (else "How many contestants on team Falcon.?")."""
-    return " ".join(text.split()).rstrip(" .!?")
+    """Free text as the game keeps it: spaces evened, without the full stop (or ! ? , ; :) a
+    transcriber ends it with (else "How many contestants on team Falcon.?", "Elsa, Evans,,
+    what do you do?")."""
+    return " ".join(text.split()).rstrip(" .!?,;:")
 
 
 def _groups(live: list[Phrase]) -> list[list[Phrase]]:
