@@ -168,3 +168,13 @@ def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_droppe
     echoed = whisper("spend a fleur de lis", 0.01, free="Spend a Flair Dealus.", seconds=2.0,
                      expectation=fleur, echo="The Handler may spend a token.")
     assert echoed is None
+
+
+def test_a_transcript_whisper_loops_is_taken_as_said_once_even_cut_mid_word():
+    from narrator.voice.whisper import once
+
+    assert once("Banana. Banana. Banana.") == "Banana."
+    # a free-text answer looped up to the token limit (Intensity, flite slt's "Quick Wits")
+    assert once("Quick wits. Quick wits. Quick wits. Quick w") == "Quick wits."
+    assert once("Tim T") == "Tim T" and once("Sal, a fence") == "Sal, a fence"
+    assert once("No n") == "No n"  # one whole turn and a cut: a stammer, not a loop

@@ -397,13 +397,15 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
 
 def once(text: str) -> str:
     """A transcript said over and over ("Banana. Banana. Banana"), a habit of Whisper on a
-    short window, as said once ("Banana."); any other transcript as it is."""
+    short window, as said once ("Banana."), also when the token limit cut its last word after
+    two whole turns ("Quick wits. Quick wits. Quick w"); any other transcript as it is."""
     words = text.split()
     said = normalise(text).split()
     if len(said) != len(words):
         return text
     for length in range(1, len(said) // 2 + 1):
-        if all(w == said[i % length] for i, w in enumerate(said)):
+        cut = len(said) > 2 * length and said[(len(said) - 1) % length].startswith(said[-1])
+        if all(w == said[i % length] for i, w in enumerate(said[:-1] if cut else said)):
             return " ".join(words[:length])
     return text
 
