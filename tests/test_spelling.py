@@ -11,7 +11,7 @@ from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import SPELL
 from narrator.understand import AcceptText, Expectation, describe, understand
-from narrator.understand.spelling import letters, spelled_out
+from narrator.understand.spelling import letters, mended, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import FRAME, Frames
@@ -71,6 +71,29 @@ def test_spelled_letters_are_read_back_spelled_and_kept_after_a_yes():
                                           "confirming"]
     assert session.inputs[-1] == Text("Sarah")
     assert "Rick her dress" not in str(journal.lines)
+
+
+def test_a_spelling_with_letters_that_sound_alike_is_offered_mended_from_how_it_was_heard():
+    # festival's "B A D space T E M P E R" written "b a d space t d m p d r" (stop 39's run)
+    transcript, _, session, *_ = play_intensity([
+        ("asking", "Bed, Timber"), ("confirming", "Mad temper"), ("confirming", "no"),
+        ("asking", "spell it"), ("spelling", "B A D space T D M P D R"),
+        ("confirming", "change"),
+    ])
+    assert "Keep 'Bad Tdmpdr', or change it to 'Bad Temper'?" in transcript
+    assert session.inputs[-1] == Text("Bad Temper")
+
+
+@pytest.mark.parametrize("spelled, heard, offered", [
+    ("Bad Tdmpdr", ["Bed, Timber", "Mad temper", "Spill it"], "Bad Temper"),
+    ("Lvd For Jila", ["Love for healing", "Love for Gila"], "Love For Jila"),  # an o dropped
+    ("Budapst", ["Move the past", "Do the best"], None),  # no hearing with as many words
+    ("Rikard Rasmussen", ["Rick her dress, Missin."], None),
+    ("Sarah", ["Sero", "Everyone"], None),  # r and o do not sound alike: nothing to mend
+    ("Sal", ["Sally"], None),  # two letters more are not a letter dropped
+])
+def test_mended_takes_only_letters_that_sound_alike_or_one_dropped(spelled, heard, offered):
+    assert mended(spelled, heard) == offered
 
 
 def test_no_letters_are_not_understood_and_spelling_goes_on():

@@ -18,7 +18,7 @@ from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation
 from narrator.script.model import Script
 from narrator.script.render import render, spoken_list
 from narrator.understand import controls, counted, describe, wanted
-from narrator.understand.spelling import spelled_out
+from narrator.understand.spelling import mended, spelled_out
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -78,6 +78,7 @@ class Session:
         self._offered: tuple[GameInput, Step] | None = None  # a change offered for _pending
         self._staged: Step | None = None
         self._spelling = False  # "spell it" was said: the next answer is spelled
+        self._heard_here: list[str] = []  # free text heard by voice at this question
         self._last_input: GameInput | None = None
         self.last_said: list[Said] = []
 
@@ -134,6 +135,8 @@ class Session:
         spelled, self._spelling = self._spelling, False
         # free text from a microphone is never taken without a read-back, whatever the ears say
         sure = heard.sure and not (isinstance(meaning, Text) and heard.engine != "text")
+        if isinstance(meaning, Text) and not sure and not spelled:
+            self._heard_here.append(meaning.text)
         if self._pending is not None:
             return self._answer_confirmation(meaning, sure, spelled)
         return self._game_input(meaning, sure, spelled)
@@ -150,12 +153,13 @@ class Session:
         assert self._last_input is not None
         self.inputs.append(self._last_input)
         self.state = step.state
+        self._heard_here = []
         return self._remember(self._say(step.say) + self._prompt())
 
     def undo(self) -> list[Said]:
         """Take back the last input (call after the undo was journaled)."""
         self._drop()
-        self._spelling = False
+        self._spelling, self._heard_here = False, []
         self.inputs.pop()
         self._rebuild()
         return self._remember([Said("Taken back.", "info")] + self._prompt())
@@ -184,6 +188,10 @@ class Session:
         if step.rejected is not None:
             return Outcome(self._refused(step), control="unclear")
         if not sure:
+            mend = mended(given.text, self._heard_here) if spelled and isinstance(given, Text) \
+                else None
+            if mend is not None:  # "Keep 'Bad Tdmpdr', or change it to 'Bad Temper'?"
+                return self._offer(given, step, Text(mend))
             self._pending = (given, step)
             return Outcome([Said(_unsure_read_back(given, spelled), "readback")],
                            control="listening")
@@ -235,7 +243,8 @@ class Session:
     def _offer(self, given: Text, step: Step, heard: Text) -> Outcome:
         """Other words heard by voice at a free-text read-back are offered as a change,
         "Keep 'Mara', or change it to 'Maura'?", and not read back alone: a voice's "yes"
-        written "US." would otherwise be read back as a new name, and its next "yes" too."""
+        written "US." would otherwise be read back as a new name, and its next "yes" too. So is
+        a spelling mended from how the answer was heard when said (``mended``)."""
         other = self.rules.apply(self.state, heard)
         if other.rejected is not None:
             return Outcome(self._refused(other), control="unclear")

@@ -5,12 +5,15 @@ can be spelled instead: ``letters(text)`` reads the letters (one letter per word
 names such as "bee" and "double you" in lower case, or runs of letters a recogniser wrote
 together, "QUI CK"), with the word "space" between words, into the text they spell.
 ``spelled_out`` says a text back letter by letter, so a player who cannot read the screen can
-check it.
+check it. ``mended`` takes letters a recogniser confuses ("T, D, M, P, D, R" for "temper") from
+how the same answer was heard when said.
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
+from typing import Iterable
 
 SPACE = "space"
 #: how a letter's name may be written when a recogniser writes the word, not the letter
@@ -57,3 +60,43 @@ def letters(text: str) -> str | None:
 def spelled_out(text: str) -> str:
     """``text`` letter by letter, words apart ("R, I, K; R, A, S")."""
     return "; ".join(", ".join(word.upper()) for word in re.findall(r"[A-Za-z]+", text))
+
+
+#: letters whose names sound alike (the "E-set", and m/n): a recogniser hears one for another
+SOUND_ALIKE = ("bcdegptvz", "mn")
+MEND_AT = 0.75  # a hearing this close to the spelling, once mended, is worth offering
+
+
+def mended(spelled: str, heard: Iterable[str]) -> str | None:
+    """``spelled`` mended from a hearing of the same answer with as many words: a letter that
+    sounds like the hearing's letter in its place ("D" for "e") is taken from the hearing, as is
+    one letter the spelling lacks ("L V E" and "love"); the hearing nearest once mended, when it
+    is at least MEND_AT alike and the spelling changed ("Bad Tdmpdr" and "Mad temper": "Bad
+    Temper"). None otherwise."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", spelled)]
+    best, nearest = None, MEND_AT
+    for text in heard:
+        other = [w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+        if len(other) != len(words):
+            continue
+        fixed = " ".join(_mend(w, o) for w, o in zip(words, other))
+        near = SequenceMatcher(None, fixed, " ".join(other)).ratio()
+        if fixed != " ".join(words) and near >= nearest:
+            best, nearest = fixed, near
+    return " ".join(w.capitalize() for w in best.split()) if best else None
+
+
+def _mend(spelled: str, heard: str) -> str:
+    out = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, spelled, heard, autojunk=False).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            out += [h if _alike(s, h) else s for s, h in zip(spelled[i1:i2], heard[j1:j2])]
+        elif tag == "insert" and j2 - j1 == 1:
+            out.append(heard[j1])
+        else:
+            out.append(spelled[i1:i2])
+    return "".join(out)
+
+
+def _alike(a: str, b: str) -> bool:
+    return any(a in group and b in group for group in SOUND_ALIKE)
