@@ -90,6 +90,7 @@ def test_a_spelling_with_letters_that_sound_alike_is_offered_mended_from_how_it_
     ("Budapst", ["Move the past", "Do the best"], None),  # no hearing with as many words
     ("Rikard Rasmussen", ["Rick her dress, Missin."], None),
     ("Sarah", ["Sero", "Everyone"], None),  # r and o do not sound alike: nothing to mend
+    ("Gadged Tezh", ["Go get stuck", "Magic Tech", "FALID"], None),  # too far from any
     ("Sal", ["Sally"], None),  # two letters more are not a letter dropped
 ])
 def test_mended_takes_only_letters_that_sound_alike_or_one_dropped(spelled, heard, offered):
