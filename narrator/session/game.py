@@ -87,8 +87,9 @@ class Session:
     @property
     def expectation(self) -> Expectation:
         """What is legal now (yes/no or a corrected answer while an input waits to be
-        confirmed; keep or change while a change is offered). A free-text answer is told the proper nouns it may hold: the script's
-        ``names`` and those in the table's earlier free-text answers."""
+        confirmed; keep or change while a change is offered). A free-text answer is told the
+        proper nouns it may hold: the script's ``names`` and those in the table's earlier
+        free-text answers."""
         if self._offered is not None:
             return self._choosing()
         expected = self._confirming() if self._pending else self.rules.expects(self.state)
@@ -232,8 +233,7 @@ class Session:
             self._drop()
             return self._stage(given, step)
         if word == "no":
-            self._drop()
-            return Outcome([Said("Then say it again.", "info")] + self._prompt())
+            return self._neither()
         self._drop()
         if not sure and isinstance(given, Text) and isinstance(meaning, Text) \
                 and meaning.text.casefold() != given.text.casefold():
@@ -259,9 +259,13 @@ class Session:
             self._drop()
             return self._stage(*(kept if word == "keep" else offered))
         if word == "no":
-            self._drop()
-            return Outcome([Said("Then say it again.", "info")] + self._prompt())
+            return self._neither()
         return Outcome(self._refusal(f'"{word}" could mean either.'))
+
+    def _neither(self) -> Outcome:
+        """"no" to a read-back or a change offered: both dropped, the question again."""
+        self._drop()
+        return Outcome([Said("Then say it again.", "info")] + self._prompt())
 
     def _control(self, control: Control) -> Outcome:
         name = control.name
