@@ -38,7 +38,9 @@ Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed)
 
 ``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
 voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
-Each run prints a table and ends with ``GAME: completed yes|no; correct A/N; wrong W; p95 wait
+Each run prints a table (wall time against the narration and the players' speech, and against
+those and the table's own pauses too: its REACTION before each utterance and its second after
+"Paused", where the narrator is quiet) and ends with ``GAME: completed yes|no; correct A/N; wrong W; p95 wait
 T ms``. ``--all`` plays every game whole, clean and with babble at 10 dB, at ``--rate``
 (default 1.5): on 2 cores that takes about four hours, most of it Slow Burn (16,600 words).
 """
@@ -314,6 +316,8 @@ class Tally:
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
     waits: list[tuple[float, str]] = field(default_factory=list)  # seconds, and after what
+    held: list[tuple[float, float]] = field(default_factory=list)  # spans the table itself
+    # waited (epoch seconds): its reaction before each utterance, its second after "Paused"
     findings: list[str] = field(default_factory=list)  # what was said and what was heard
 
 
@@ -692,7 +696,7 @@ class Players:
     def over_passage(self) -> None:
         """A passage is being read: now and then pause and resume, repeat, or table talk."""
         roll = self.rng.random()
-        time.sleep(1.5)
+        self.hold(1.5)
         if self.stream.wait(self.cursor, asked, 0) is not None:
             return  # a short passage: already asking
         if self.interrupt and roll < 0.25:
@@ -722,7 +726,7 @@ class Players:
         (its own "resume" is no command: the self-trigger guard drops what it is saying), then
         "resume" until the narrator goes on."""
         self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
-        time.sleep(1.0)
+        self.hold(1.0)
         if not any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
                                 in ("heading", "line") or asked(e)) is not None
                    for _ in range(RESUME_ROUNDS)) \
@@ -759,12 +763,18 @@ class Players:
     def say(self, text: str, talk: bool = False) -> tuple[float, float]:
         """A player (the next in turn, or anyone for talk) says ``text``; when it started and
         ended."""
-        time.sleep(REACTION)
+        self.hold(REACTION)
         player = self.rng.randrange(len(PLAYERS)) if talk else self.player
         if not talk:
             self.player += 1
             self.voice = PLAYERS[player % len(PLAYERS)]
         return self.room.say(text, player)
+
+    def hold(self, seconds: float) -> None:
+        """The table waits ``seconds`` of its own accord (counted as its time, not the app's)."""
+        now = time.time()
+        time.sleep(seconds)
+        self.tally.held.append((now, now + seconds))
 
     def waited(self, seconds: float, said: str) -> None:
         """The narrator answered ``said`` (by the player who spoke last) ``seconds`` after it."""
@@ -773,7 +783,7 @@ class Players:
     def type(self, text: str) -> tuple[float, float]:
         """A player types ``text`` and presses Enter; when (started and ended alike)."""
         assert self.keyboard is not None
-        time.sleep(REACTION)
+        self.hold(REACTION)
         now = time.time()
         self.keyboard(text)
         return now, now
@@ -798,6 +808,7 @@ class Run:
     wall: float
     narration: float
     speech: float
+    own: float  # seconds the table waited of its own accord while the narrator was quiet
 
 
 def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, start: int = 0,
@@ -863,7 +874,16 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
     narration = sum(e["end"] - e["start"] for e in spoken)
     if spoken:
         wall = stream.events[-1]["t"] - stream.events[0]["t"]
-    return Run(game, snr, done, players.tally, wall, narration, room.spoken)
+    spans = [(e["start"], e["end"]) for e in spoken]
+    own = sum(outside(held, spans) for held in players.tally.held)
+    return Run(game, snr, done, players.tally, wall, narration, room.spoken, own)
+
+
+def outside(span: tuple[float, float], others: list[tuple[float, float]]) -> float:
+    """How much of ``span`` none of ``others`` (not overlapping each other) covers."""
+    start, end = span
+    covered = sum(max(0.0, min(end, b) - max(start, a)) for a, b in others)
+    return max(0.0, end - start - covered)
 
 
 def report(run: Run) -> str:
@@ -873,6 +893,7 @@ def report(run: Run) -> str:
     p50 = statistics.median(waits) if waits else float("nan")
     p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else float("nan")
     spoken = run.narration + run.speech
+    timed = spoken + run.own
     by_voice = run.completed and not t.typed
     noise = "clean" if run.snr is None else f"babble at {run.snr:g} dB"
     rows = [
@@ -888,7 +909,10 @@ def report(run: Run) -> str:
         ("misses / repeats", f"{t.misses} / {t.repeats}"),
         ("wait after an answer p50 / p95", f"{p50:.0f} / {p95:.0f} ms"),
         ("wall time / narration + players' speech",
-         f"{run.wall:.0f} s / {spoken:.0f} s = {run.wall / spoken if spoken else float('nan'):.2f}x"),
+         f"{run.wall:.0f} s / {spoken:.0f} s = {ratio(run.wall, spoken)}"),
+        ("... and the table's own pauses", f"{run.wall:.0f} s / {timed:.0f} s = "
+         f"{ratio(run.wall, timed)} (it waits {REACTION:g} s before each utterance, 1 s after "
+         f"\"Paused\")"),
         ("reached its end", "yes" if run.completed else "no"),
         ("completed by voice alone", "yes" if by_voice else "no"),
     ]
@@ -900,6 +924,10 @@ def report(run: Run) -> str:
     lines.append(f"{run.game}: completed {'yes' if by_voice else 'no'}; "
                  f"correct {t.first}/{t.needed}; wrong {t.wrong}; p95 wait {p95:.0f} ms")
     return "\n".join(lines)
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b else "nanx"
 
 
 def pct(a: int, n: int) -> str:

@@ -164,11 +164,23 @@ def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line
     bench = bench_table()
     waits = [(0.2, "flite:slt 'yes'"), (1.1, "flite:awb 'B. U. D.'"), (0.4, "espeak:en-us 'no'")]
     tally = bench.Tally(needed=3, first=3, waits=waits)
-    lines = bench.report(bench.Run("half-chance", None, True, tally, 10.0, 8.0, 1.0)).splitlines()
+    run = bench.Run("half-chance", None, True, tally, 12.0, 8.0, 2.0, 2.0)
+    lines = bench.report(run).splitlines()
+    assert any("12 s / 10 s = 1.20x" in line for line in lines)  # narration + speech
+    assert any("12 s / 12 s = 1.00x" in line for line in lines)  # and the table's own pauses
     slow = [line.strip() for line in lines if line.strip().startswith("slow:")]
     assert slow[0] == "slow: 1100 ms after flite:awb 'B. U. D.'"  # the slowest first
     assert slow[-1] == "slow: 200 ms after flite:slt 'yes'"
     assert lines[-1] == "half-chance: completed yes; correct 3/3; wrong 0; p95 wait 1100 ms"
+
+
+def test_the_table_s_own_pauses_count_only_where_the_narrator_is_quiet():
+    """Its reaction before an answer counts; its reaction over a passage was narration."""
+    bench = bench_table()
+    spoken = [(0.0, 10.0), (12.0, 20.0)]
+    assert bench.outside((10.0, 10.4), spoken) == pytest.approx(0.4)  # after a question
+    assert bench.outside((5.0, 5.4), spoken) == 0.0  # over the narration
+    assert bench.outside((11.8, 12.2), spoken) == pytest.approx(0.2)  # into the next sentence
 
 
 def test_a_word_left_unanswered_is_reported_with_what_it_was_decoded_as():

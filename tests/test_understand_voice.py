@@ -52,8 +52,8 @@ OPPOSITION = Expectation(Line("ask"), (AcceptWords(("interference", "no interfer
 
 @pytest.mark.parametrize("phrase, voice, mode, expected, moment, over_the_bar", [
     # Whisper writes "Where are you?" (on an AVX2-only CPU, "What are you doing?": four words
-    # for one, so only a guess at 0.0)
-    ("resume", "flite:awb", "paused", "resume", CONSEQUENCE, False),
+    # for one, heard as an unsure "resume" while paused, within PAUSED_MARGIN)
+    ("resume", "flite:awb", "paused", "resume", CONSEQUENCE, True),
     ("pause", "flite:awb", "reading", "pause", CONSEQUENCE, True),   # "Force?"
     # "time"; confidence 0.056 (AVX2), 0.057 (AVX), 0.069 (GENERIC): under the bar (0.07)
     # here, over it on the AVX512 host this test was written on

@@ -26,10 +26,10 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    counts; also when it is one word longer: a robotic "quieter" is often written as two words,
    "fly or"), ¼ when it is two words longer and has every word of the phrase ("next, try it")
    or nearly spells it ("So the word, please." for "slower please"; not "OK, so where will
-   we?" for "where are we": table talk), ¼ too when the utterance is a second of speech, the
+   we?" for "where are we": table talk), ½ when the utterance is a second of speech, the
    narrator is quiet, and the phrase is one the moment waits for, scored at most
-   AWAITED_MARGIN under the transcript (flite awb's "resume" written "What are you doing?"),
-   and 0 otherwise (a long garbled sentence of talk piles up many unlikely words and would
+   AWAITED_MARGIN under the transcript (PAUSED_MARGIN for "resume" while paused: flite awb's
+   "resume" written "What are you doing?"), and 0 otherwise (a long garbled sentence of talk piles up many unlikely words and would
    otherwise lose to any short phrase). Scoring cross-attends to the speech and one second
    after it only (the rest of the window is padding): a third of the work, same scores.
 
@@ -93,10 +93,13 @@ GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (
                # and × half of it when the transcript is up to EXTRA_WORDS words longer
 BRIEF_SECONDS = 1.6  # an utterance this short (pre-roll and closing quiet included: a
 # second of speech) while the narrator is quiet, ...
-AWAITED_MARGIN = 3.0  # ... that a phrase the moment waits for explains within this much of
-# the transcript, is that phrase (a guess) however many words the transcript has: flite awb's
-# "resume" written "What are you doing?" (-2.7 to -4.2 clean, to -13 in noise); short remarks
-# score it -7.4 and under, near-rhymes excepted ("Presume so.": -0.3, -4.6)
+AWAITED_MARGIN = 3.0  # ... that a question's choice explains within this much of the
+# transcript, is that choice (a guess, read back) however many words the transcript has; short
+# remarks score "heads" or "harm" up to -1.5 ("Hmm."), "Pass the chips." -3.3
+PAUSED_MARGIN = 5.0  # ... and "resume" within this much while paused: flite awb's "resume"
+# is written "What are you doing?" (-2.7 to -4.9 clean, through the bench's room -3.8 to -4.0,
+# to -13 in noise); 29 short remarks in 5 voices score it -8.3 and under, near-rhymes excepted
+# ("Presume so.": -0.3, -4.6). A resume heard wrongly costs a "pause"; one missed, a turn
 LOOPED = 3  # a transcript saying its words this many times or more is Whisper looping up to
             # the token limit: a guess at best (talk that starts "No, I meant..." loops "No.")
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
@@ -293,7 +296,8 @@ class Whisper:
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
-                                    grammar.same, awaited if brief else ())
+                                    grammar.same, awaited if brief else (),
+                                    PAUSED_MARGIN if grammar.mode == "paused" else AWAITED_MARGIN)
         return chosen, confidence, once(best)
 
     def _names_prompt(self, grammar) -> list[int]:
@@ -371,11 +375,13 @@ class Whisper:
 
 
 def choose(candidates: list[str], scores: list[float], free: float, transcript: str,
-           same: Callable[[str, str], bool], awaited: Sequence[str] = ()) -> tuple[str, float]:
+           same: Callable[[str, str], bool], awaited: Sequence[str] = (),
+           reach: float = AWAITED_MARGIN) -> tuple[str, float]:
     """The best-scoring candidate and its confidence (see the module docstring, step 3);
     ``free`` is the score of the best transcript, ``transcript`` that text normalised,
     ``same(a, b)`` whether two phrases mean the same now (``Grammar.same``), ``awaited``: the
-    phrases a brief utterance is weighed for however many words its transcript has."""
+    phrases a brief utterance is weighed for however many words its transcript has, when
+    scored at most ``reach`` under it."""
     ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
     chosen, first = candidates[ranked[0]], scores[ranked[0]]
     # a rival means something else: "please pause" is no rival of "pause", nor "read track
@@ -388,9 +394,10 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     looped = len(transcript.split()) >= LOOPED * len(said_once.split())
     extra = len(said_once.split()) - len(chosen.split())
     says_it = set(chosen.split()) <= set(said_once.split()) or spells(said_once, chosen)
-    written = (1.0 if chosen == said_once and not looped else GUESSED if extra <= SPLIT_WORDS
+    written = (1.0 if chosen == said_once and not looped
+               else GUESSED if extra <= SPLIT_WORDS
+               or chosen in awaited and first - free >= -reach
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
-               or chosen in awaited and first - free >= -AWAITED_MARGIN
                else 0.0)  # the transcript says more than the phrase: talk
     return chosen, float(fit * apart * written)
 
