@@ -8,7 +8,8 @@ import re
 import pytest
 
 from narrator.events import Continue, Dice, Line, Number, ReadTrack, Successes, Text, Word
-from narrator.rules.base import AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptWords
+from narrator.rules.base import (AcceptContinue, AcceptDice, AcceptNumber, AcceptSuccesses,
+                                 AcceptText, AcceptWords)
 from narrator.rules.slow_burn import INFO
 from narrator.script.loader import find_script, load_script
 from narrator.script.graph import to_dot
@@ -166,6 +167,22 @@ def test_track02_every_spy_has_a_speciality_two_contacts_and_a_name_of_their_own
     assert refused(state, Text("help")) == "reject.name_unclear"
     assert state.spies[0].contacts == ("Kim, a hacker", "Sal, a fence")
     assert state.spies[0].resources == 3
+
+
+def test_track02_the_recogniser_is_told_the_specialities_track_2_reads_out():
+    """"such as Gadget Tech, Demolitions, Forgery": a table told them says them, and Whisper
+    spells them so only when told (at the speciality and contact questions, not the name)."""
+    state = give(give(RULES.start({}).state, Word("first session")).state, Number(2)).state
+    told = {}
+    for given in (Text("The Fox"), Text("forgery"), Text("Kim, a hacker")):
+        expected = RULES.expects(state)
+        told[expected.prompt.key] = expected.find(AcceptText).names
+        state = give(state, given).state
+    assert told["ask.name"] == ()
+    assert told["ask.speciality"] == told["ask.contact"] == ("Gadget Tech", "Demolitions",
+                                                            "Forgery")
+    track2 = " ".join(SCRIPT.track_number(2).lines)
+    assert all(f"“{name}”" in track2 for name in told["ask.speciality"])
 
 
 def test_track02_track04_each_new_spy_has_one_persistent_die_on_space_one():
