@@ -41,8 +41,8 @@ voice and then stops the session (it is saved); ``--rate`` sets the narrator's s
 Each run prints a table (wall time against the narration and the players' speech, and against
 those and the table's own pauses too: its REACTION before each utterance and its second after
 "Paused", where the narrator is quiet) and ends with ``GAME: completed yes|no; correct A/N;
-wrong W; p95 wait T ms``. ``--all`` plays every game whole, clean and with babble at 10 dB, at ``--rate``
-(default 1.5): on 2 cores that takes about four hours, most of it Slow Burn (16,600 words).
+wrong W; p95 wait T ms``. ``--all`` plays every game whole, clean and with babble at 10 dB, at
+``--rate`` (default 1.5): on 2 cores that takes about four hours, most of it Slow Burn (16,600 words).
 """
 
 from __future__ import annotations

@@ -30,8 +30,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    narrator is quiet, and the phrase is one the moment waits for, scored at most
    AWAITED_MARGIN under the transcript (PAUSED_MARGIN for "resume" while paused: flite awb's
    "resume" written "What are you doing?"), and 0 otherwise (a long garbled sentence of
-   talk piles up many unlikely words and would otherwise lose to any short phrase). Scoring cross-attends to the speech and one second
-   after it only (the rest of the window is padding): a third of the work, same scores.
+   talk piles up many unlikely words and would otherwise lose to any short phrase). Scoring
+   cross-attends to the speech and one second after it only (the rest of the window is
+   padding): a third of the work, same scores.
 
 4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
