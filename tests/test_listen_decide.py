@@ -162,6 +162,30 @@ def test_a_brief_word_the_moment_waits_for_is_a_guess_however_whisper_wrote_it()
                   ("heads",))[1] == 0
 
 
+def test_over_the_narration_pause_is_not_outscored_by_an_answer_the_transcript_lacks():
+    """Scores measured on flite awb's "pause" said over Track 1 in the barge-in bench's room:
+    Whisper wrote "BORSE" and "Force?", and the question's answer "first" (short words of all
+    kinds score near it) outscored "pause" or ran it close, so the reading went on. An answer
+    the transcript carries nothing of is filler over the narration (never acted on), so
+    "pause" is weighed without it; no other control is: the narrator's own "Track" written
+    "Trust." stays under the bar as "stop", as before."""
+    from narrator.voice.whisper import choose_now
+
+    session = Expectation(Line("ask"), (AcceptWords(("first session", "new episode", "first",
+                                                     "new")),))
+    reading, asking = (grammar(session, mode=mode) for mode in ("reading", "asking"))
+    borse = (["first", "pause", "slower", "new"], [-8.75, -10.37, -17.9, -18.17], -6.1, "BORSE")
+    force = (["pause", "first", "repeat", "faster"], [-8.6, -9.29, -16.15, -16.25], -5.38,
+             "Force?")
+    for heard in (borse, force):
+        chosen, confidence = choose_now(reading, *heard)
+        assert chosen == "pause" and ACCEPT_AT["whisper"] <= confidence < SURE_AT, heard
+    assert choose_now(asking, *borse)[0] == "first"  # asked, "first" may be the answer
+    assert choose_now(reading, *force)[1] > choose_now(asking, *force)[1]  # no rival now
+    trust = (["stop", "first", "new", "pause"], [-10.78, -11.3, -12.7, -15.53], -5.18, "Trust.")
+    assert choose_now(reading, *trust)[1] < ACCEPT_AT["whisper"]
+
+
 def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_dropped():
     """Slow Burn's "spend a fleur-de-lis" came back as "Spend a Flair Dealus." scored far under
     the bar, and long: it used to be dropped as table talk, eight tries in a row, in silence."""

@@ -23,12 +23,12 @@ from narrator.understand.grammar import Grammar, grammar
 from narrator.understand.match import understand
 from narrator.understand.phrases import MAX_TRACK, MODES, WAKE_WORD, is_command, live_controls
 from narrator.understand.words import (
-    article, counted, key, lost_words, normalise, spells, spoken, with_article,
+    article, carries, counted, key, lost_words, normalise, spells, spoken, with_article,
 )
 
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
     "AcceptWords", "Expectation", "Grammar", "MAX_TRACK", "MODES", "WAKE_WORD", "article",
-    "controls", "counted", "describe", "grammar", "is_command", "key", "live_controls", "lost_words",
-    "normalise", "spells", "spoken", "understand", "wanted", "with_article",
+    "carries", "controls", "counted", "describe", "grammar", "is_command", "key", "live_controls",
+    "lost_words", "normalise", "spells", "spoken", "understand", "wanted", "with_article",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from narrator.events import Continue, Control, Unclear
 from narrator.understand import template as t
 from narrator.understand.expect import AcceptText, AcceptWords, Expectation
 from narrator.understand.match import understand
@@ -83,6 +84,12 @@ class Grammar:
         whole = (form for w in said if w for form in (w, f"{WAKE_WORD} {w}"))
         return [p for p in dict.fromkeys(whole) if self.matches(p)]
 
+    def awaited_control(self) -> tuple[str, ...]:
+        """The control the mode waits for ("pause" while reading, "resume" while paused),
+        also after the wake word, when legal now."""
+        said = AWAITED_CONTROL.get(self.mode)
+        return tuple(p for p in (said, f"{WAKE_WORD} {said}") if said and self.matches(p))
+
     def names(self) -> tuple[str, ...]:
         """The proper nouns a free-text answer now may hold (``AcceptText.names``)."""
         accepts = self.expectation.accepts if self.free and self.expectation else ()
@@ -109,6 +116,11 @@ class Grammar:
         """Whether two phrases mean the same now ("read track one" and "track one", "please
         pause" and "pause"; a leading wake word aside)."""
         return self._meaning(one) == self._meaning(other)
+
+    def answer(self, phrase: str) -> bool:
+        """Whether the phrase answers the question (a die, a word, a name), not a control
+        ("pause") nor a go-on."""
+        return not isinstance(self._meaning(phrase), (Control, Continue, Unclear))
 
     def _meaning(self, text: str):
         words = normalise(text).split()

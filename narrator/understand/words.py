@@ -86,6 +86,13 @@ def spells(said: str, phrase: str) -> bool:
         difflib.SequenceMatcher(None, said, phrase).ratio() >= SPELLED_AT
 
 
+def carries(said: str, phrase: str) -> bool:
+    """Whether a transcript carries something of ``phrase``: a word of it, or nearly its
+    spelling (``spells``). "Thank you." carries nothing of "first"; "Fist." does."""
+    return bool(set(normalise(said).split()) & set(normalise(phrase).split())) \
+        or spells(said, phrase)
+
+
 def spoken(n: int) -> str:
     """A number from 0 to 100 as words ("twenty one", "one hundred")."""
     if n < 20:

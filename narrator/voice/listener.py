@@ -46,7 +46,7 @@ from typing import Callable, Protocol
 
 from narrator.events import Continue, Control, Text, Unclear, Utterance
 from narrator.understand import (
-    MAX_TRACK, WAKE_WORD, AcceptText, Expectation, normalise, spells, understand,
+    MAX_TRACK, WAKE_WORD, AcceptText, Expectation, carries, normalise, spells, understand,
 )
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import Heard, Recognizer, load_recognizer
@@ -166,9 +166,8 @@ def filler(heard: Heard) -> bool:
     answers; a command keeps the looser bar ("Tom." for "stop" is the table's word)."""
     if not heard.free:
         return False
-    said = set(normalise(heard.free).split())
-    phrase = set(normalise(heard.text).split()) - {WAKE_WORD}
-    return not said & phrase and not spelled_like(heard)
+    phrase = " ".join(w for w in normalise(heard.text).split() if w != WAKE_WORD)
+    return not carries(heard.free, phrase) and not spelled_like(heard)
 
 
 def carried_answer(heard: Heard, expectation: Expectation | None, mode: str):

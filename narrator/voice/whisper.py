@@ -30,7 +30,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    narrator is quiet, and the phrase is one the moment waits for, scored at most
    AWAITED_MARGIN under the transcript (PAUSED_MARGIN for "resume" while paused: flite awb's
    "resume" written "What are you doing?"), and 0 otherwise (a long garbled sentence of
-   talk piles up many unlikely words and would otherwise lose to any short phrase). Scoring
+   talk piles up many unlikely words and would otherwise lose to any short phrase). Over the
+   narration, "pause" is weighed without the rivals that are answers its transcript carries
+   nothing of ("first" for "BORSE"): those are filler there, never acted on. Scoring
    cross-attends to the speech and one second after it only (the rest of the window is
    padding): a third of the work, same scores.
 
@@ -69,7 +71,7 @@ import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
-from narrator.understand import normalise, spells
+from narrator.understand import carries, normalise, spells
 from narrator.understand.spelling import letter_words
 from narrator.understand.words import TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
@@ -296,9 +298,8 @@ class Whisper:
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
         scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
-        chosen, confidence = choose(candidates, scores[1:], scores[0], normalise(said),
-                                    grammar.same, awaited if brief else (),
-                                    PAUSED_MARGIN if grammar.mode == "paused" else AWAITED_MARGIN)
+        chosen, confidence = choose_now(grammar, candidates, scores[1:], scores[0], said,
+                                        awaited if brief else ())
         return chosen, confidence, once(best)
 
     def _names_prompt(self, grammar) -> list[int]:
@@ -401,6 +402,34 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
                else 0.0)  # the transcript says more than the phrase: talk
     return chosen, float(fit * apart * written)
+
+
+def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
+               transcript: str, awaited: Sequence[str] = ()) -> tuple[str, float]:
+    """``choose`` for the moment ``grammar`` is built for: "resume" while paused reaches
+    further (PAUSED_MARGIN); over the narration, the answers the transcript does not carry are
+    no rivals of "pause" (``carried``)."""
+    reach = PAUSED_MARGIN if grammar.mode == "paused" else AWAITED_MARGIN
+    said = normalise(transcript)
+    kept = [i for i, c in enumerate(candidates) if carried(grammar, said, c)] \
+        if grammar.speaking else []
+    if kept:
+        under = choose([candidates[i] for i in kept], [scores[i] for i in kept], free, said,
+                       grammar.same, awaited, reach)
+        if any(grammar.same(under[0], c) for c in grammar.awaited_control()):
+            return under
+    return choose(candidates, scores, free, said, grammar.same, awaited, reach)
+
+
+def carried(grammar, transcript: str, phrase: str) -> bool:
+    """Whether ``transcript`` may be ``phrase`` over the narration: an answer only when the
+    transcript carries it (``carries``), any control. The narrator's leftover echo, and a
+    command Whisper misspells ("those." for flite awb's "pause"), are fitted to the coming
+    question's answers ("first") as often as to the command; such an answer is filler
+    (``listener.filler``, never acted on), so the control the reading waits for ("pause") is
+    weighed without those rivals when it wins among the rest. Not any control: the
+    narrator's own "Track" written "Trust." then became "stop"."""
+    return not grammar.answer(phrase) or carries(transcript, phrase)
 
 
 def once(text: str) -> str:
