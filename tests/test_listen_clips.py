@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import clips
 from narrator.events import Control, Dice, Line, Unclear, Word
-from narrator.understand import AcceptDice, AcceptWords, Expectation, understand
+from narrator.understand import AcceptDice, AcceptWords, Expectation, normalise, understand
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model, load_recognizer
 from narrator.voice.hear import FULL, command_of, hear_file, read_pcm
 from narrator.voice.listener import Ears
@@ -168,14 +168,17 @@ def test_an_answer_at_a_word_prompt_is_heard_with_its_meaning(clip_dir, whisper)
 
 def test_a_phrase_whisper_loops_on_is_heard_whole_and_read_back(clip_dir, whisper):
     """flite slt's "no interference" is written "No interference No interference ... No" up to
-    the token limit; as said once it is the phrase, read back (it was heard as "interference",
-    the opposite answer: five times in one Slow Burn game)."""
+    the token limit on some machines (others write "No interference.": CTranslate2's int8
+    kernels differ by CPU); as said once it is the phrase, read back (it was heard as
+    "interference", the opposite answer: five times in one Slow Burn game)."""
     persistent = Expectation(Line("ask"), (AcceptWords(("interference", "no interference",
                                                          "fleur de lis", "token")),
                                            AcceptDice(12)))
     said = clips.make_clip(clip_dir, "no interference", "no interference", "flite:slt")
-    got = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(persistent)
-    assert got.meaning == Word("no interference") and not got.sure, got
+    ears = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET))
+    got = ears.listen(persistent)
+    looped = normalise(ears.last.free).split().count("interference") > 1
+    assert got.meaning == Word("no interference") and got.sure != looped, (got, ears.last)
 
 
 @pytest.mark.parametrize("said, voice", [("four two one", "flite:awb"),
