@@ -80,9 +80,10 @@ class Grammar:
         words = [w for p in live_phrases(self.expectation, self.mode)
                  if isinstance(p.accept, AcceptWords)
                  for w in map(normalise, p.accept.words) if len(w.split()) == 1]
-        said = (words if len(words) <= limit else []) + [AWAITED_CONTROL.get(self.mode, "")]
-        whole = (form for w in said if w for form in (w, f"{WAKE_WORD} {w}"))
-        return [p for p in dict.fromkeys(whole) if self.matches(p)]
+        whole = (form for w in (words if len(words) <= limit else [])
+                 for form in (w, f"{WAKE_WORD} {w}"))
+        return list(dict.fromkeys([p for p in whole if self.matches(p)]
+                                  + list(self.awaited_control())))
 
     def awaited_control(self) -> tuple[str, ...]:
         """The control the mode waits for ("pause" while reading, "resume" while paused),
