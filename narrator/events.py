@@ -116,6 +116,7 @@ class Text:
 
 GameInput = Union[Continue, Dice, Successes, Number, Word, Text]
 GAME_INPUTS = (Continue, Dice, Successes, Number, Word, Text)
+ANSWERS = (Dice, Successes, Number, Word, Text)  # the game inputs that answer a question
 
 
 # --------------------------------------------------------------------------- controls

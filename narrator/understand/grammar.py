@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from narrator.events import Continue, Control, Unclear
+from narrator.events import ANSWERS
 from narrator.understand import template as t
 from narrator.understand.expect import AcceptText, AcceptWords, Expectation
 from narrator.understand.match import understand
@@ -121,7 +121,7 @@ class Grammar:
     def answer(self, phrase: str) -> bool:
         """Whether the phrase answers the question (a die, a word, a name), not a control
         ("pause") nor a go-on."""
-        return not isinstance(self._meaning(phrase), (Control, Continue, Unclear))
+        return isinstance(self._meaning(phrase), ANSWERS)
 
     def _meaning(self, text: str):
         words = normalise(text).split()

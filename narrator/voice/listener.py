@@ -44,7 +44,7 @@ import threading
 import time
 from typing import Callable, Protocol
 
-from narrator.events import Continue, Control, Text, Unclear, Utterance
+from narrator.events import ANSWERS, Control, Text, Unclear, Utterance
 from narrator.understand import (
     MAX_TRACK, WAKE_WORD, AcceptText, Expectation, carries, normalise, spells, understand,
 )
@@ -123,8 +123,7 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     phrase = bool(text) and grammar.matches(text)
     spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
     meaning = understand(spoken, expectation, mode) if phrase else None  # Unclear says why
-    if echo and phrase and not isinstance(meaning, (Control, Continue, Unclear)) \
-            and filler(heard):
+    if echo and phrase and isinstance(meaning, ANSWERS) and filler(heard):
         return None  # an answer fitted to the filler on the echo: not even a near miss
     if phrase and (passes(heard, engine, grammar.speaking)
                    or (not echo and spelled_like(heard))):
