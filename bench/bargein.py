@@ -387,9 +387,9 @@ class Measured:
         self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
         self.cpu = 0.0
 
-    def clean(self, frame: bytes, at: float) -> Cleaned:
+    def clean(self, frame: bytes, at: float, moved: float = 0.0) -> Cleaned:
         start = time.thread_time()
-        cleaned = self.inner.clean(frame, at)
+        cleaned = self.inner.clean(frame, at, moved)
         self.cpu += time.thread_time() - start
         self.times.append((at, self.inner.delay.seconds, self.inner.delay.audible(at)))
         self.raw.append(pcm(frame))

@@ -196,3 +196,43 @@ def test_the_recogniser_hears_aec3_until_the_linear_filter_converges_never_anyth
     assert all(level_db(heard[s]) <= level_db(mic[s]) + 0.01 for s in steps)
     assert any(np.abs(heard[s] - mic[s]).max() <= 1 / 32767 and level_db(mic[s]) > -60
                for s in steps)  # it would have made these louder
+
+
+
+def through_a_capture_that_grows_later(follow: bool) -> tuple[np.ndarray, np.ndarray, list]:
+    """6 s of narration echoed 100 ms late into a microphone whose frames reach the reader
+    120 ms later four times in its first 1.4 s (PulseAudio's capture latency grew as the
+    narration started; no audio lost), stamped by a ``SampleClock`` as ``Mic`` stamps them and
+    cancelled (``follow``: told how far the stamps moved). (echo, gate, per frame: how far the
+    stamps had moved and the canceller's delay)."""
+    narration = speechlike(6.0, 11)
+    canceller = EchoCanceller(played(narration, start=0.0))
+    echo = np.concatenate([np.zeros(int(0.1 * RATE), np.float32), 0.5 * narration])
+    echo = echo[:len(narration)]
+    clock = SampleClock(RATE, output=False)
+    gate, delays = [], []
+    for i in range(0, len(echo) - 479, 480):
+        late = 0.12 * sum(i / RATE >= step for step in (0.3, 0.66, 1.02, 1.38))
+        at = clock.stamp(i / RATE + late, 480)  # the frame's callback, less its length
+        frame = (echo[i:i + 480] * 32767).astype(np.int16).tobytes()
+        got = canceller.clean(frame, at, clock.moved if follow else 0.0)
+        gate.append(np.frombuffer(got.gate, np.int16) / 32767)
+        delays.append((clock.moved, canceller.delay.seconds if canceller.delay.found else None))
+    return echo, np.concatenate(gate), delays
+
+
+def test_the_narrator_stays_cancelled_while_the_capture_clock_moves_with_its_latency():
+    """The stamps move by the latency's steps once the clock has seen only late frames; the
+    sound did not move. The canceller's delay moves with them at once. Left to find the echo
+    again at its next estimate, it cancelled with the wrong half second of narration: the
+    narrator came through, and at the bench the first word said over it was lost with it."""
+    echo, gate, delays = through_a_capture_that_grows_later(follow=True)
+    assert delays[-1][0] == pytest.approx(0.48, abs=0.01)
+    found = [(moved, delay) for moved, delay in delays if delay is not None]
+    assert found[0][0] == 0.0  # found before the stamps moved; then it kept to the echo
+    assert all(delay == pytest.approx(0.1 + moved, abs=0.003) for moved, delay in found)
+    quarters = [slice(int(t * RATE), int((t + 0.25) * RATE)) for t in np.arange(1.0, 5.75, 0.25)]
+    taken = [level_db(echo[q]) - level_db(gate[q]) for q in quarters]
+    assert min(taken) > 24
+    _, unfollowed, _ = through_a_capture_that_grows_later(follow=False)
+    assert min(level_db(echo[q]) - level_db(unfollowed[q]) for q in quarters) < 20

@@ -56,7 +56,10 @@ class SampleClock:
     of the last CLOCK_WINDOW seconds: the latest one for output (blocks are asked for early),
     the earliest for input (they are handed over late). The anchor moves on at once when a
     callback shows the stream fell behind (an output underrun), otherwise only when it is
-    RESYNC off (lost audio), so the blocks' times stay contiguous through jitter."""
+    RESYNC off, so the blocks' times stay contiguous through jitter. ``moved`` adds up the
+    moves no underrun or overflow explains: the stream's latency changed (PulseAudio's
+    capture grew 0.48 s later in four 120 ms steps in the first seconds of narration, no audio
+    lost), so the stamps moved while the sound did not."""
 
     def __init__(self, rate: int, output: bool) -> None:
         self.rate = rate
@@ -65,6 +68,7 @@ class SampleClock:
         self._count = 0
         self._anchor: float | None = None
         self._anchors: deque[tuple[float, float]] = deque()
+        self.moved = 0.0  # seconds the anchor moved by without a reported gap
 
     def stamp(self, now: float, frames: int, gap: bool = False) -> float:
         """The time of the first sample of a block of ``frames`` called back at ``now``;
@@ -78,6 +82,8 @@ class SampleClock:
         best = self._pick(a for _, a in self._anchors)
         off = best - self._anchor if self._anchor is not None else 0.0
         if self._anchor is None or gap or off * self._later > SLIP or abs(off) > RESYNC:
+            if self._anchor is not None and not gap:
+                self.moved += off
             self._anchor = best
         at = self.time_of(self._count)
         self._count += frames
@@ -231,6 +237,14 @@ class DelayTracker:
         if (peak >= SURE_PEAK or agreed) and abs(seconds - self.seconds) > FOLLOW:
             self.seconds = seconds
 
+    def shift(self, seconds: float) -> None:
+        """The capture's time stamps moved by ``seconds`` while the sound did not (its clock
+        re-anchored on a changed latency): the echo's lag on them moves as much, at once,
+        instead of a wrong reference for the half second to the next estimate."""
+        self.seconds += seconds
+        self.estimates = deque(((lag + seconds, peak) for lag, peak in self.estimates),
+                               maxlen=self.estimates.maxlen)
+
     def audible(self, at: float) -> bool:
         """Whether the microphone heard the narrator in the last FORGET seconds."""
         return at - self._heard_at < FORGET
@@ -321,9 +335,15 @@ class EchoCanceller:
         self.reference = reference
         self.delay = DelayTracker(reference)
         self.linear = LinearEcho()
+        self._moved = 0.0
 
-    def clean(self, frame: bytes, at: float) -> Cleaned:
-        """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice."""
+    def clean(self, frame: bytes, at: float, moved: float = 0.0) -> Cleaned:
+        """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice;
+        ``moved``: how far the capture clock's stamps had moved by then (``SampleClock.moved``),
+        which the delay follows at once."""
+        if moved != self._moved:
+            self.delay.shift(moved - self._moved)
+            self._moved = moved
         near = np.frombuffer(frame, np.int16)
         self.delay.observe(near.astype(np.float32) / 32768.0, at)
         if not self.delay.audible(at):

@@ -203,7 +203,9 @@ class Mic:
         #: as read, after any denoiser): what the endpointer judges speech by, while the
         #: recogniser hears the frame
         self.gate: bytes | None = None
-        self._captured: queue.Queue[tuple[float, bytes] | None] = queue.Queue(maxsize=400)
+        #: (capture time, frame, how far the capture clock's stamps had moved by then)
+        self._captured: queue.Queue[tuple[float, bytes, float] | None] = queue.Queue(
+            maxsize=400)
         self._canceller: threading.Thread | None = None
         if echo is not None:
             self._canceller = threading.Thread(target=self._cancel, name="echo-cancel",
@@ -240,16 +242,16 @@ class Mic:
             if self.echo is None:
                 self._frames.put_nowait((at, bytes(data), None))
             else:
-                self._captured.put_nowait((at, bytes(data)))
+                self._captured.put_nowait((at, bytes(data), self._clock.moved))
         except queue.Full:
             self.dropped += 1
 
     def _cancel(self) -> None:
         """Echo-cancel each captured frame as it comes (until ``close``)."""
         while (captured := self._captured.get()) is not None:
-            at, frame = captured
+            at, frame, moved = captured
             try:
-                heard, gate = self.echo.clean(frame, at)
+                heard, gate = self.echo.clean(frame, at, moved)
                 self._frames.put_nowait((at, heard, None if gate is heard else gate))
             except queue.Full:
                 self.dropped += 1
