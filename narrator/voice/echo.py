@@ -32,7 +32,8 @@ LEAD = 0.02                # the reference is fed this far ahead of its echo (AE
 CLOCK_WINDOW = 2.0         # seconds of callbacks a stream's clock is anchored over
 RESYNC = 0.1               # seconds the anchor must be off by before it moves back (jitter)
 SLIP = 0.005               # seconds it must be off by to move on (a stream that fell behind)
-SEARCH = (-0.5, 0.8)       # seconds of lag the delay tracker searches
+SEARCH = (-0.8, 0.8)       # seconds of lag the delay tracker searches (PulseAudio's first
+                           # seconds: -0.45 to -0.63 s on the stamps, before its capture grows)
 WINDOW = 1.0               # seconds of capture it correlates
 EVERY = 0.5                # seconds between its estimates
 MIN_PEAK = 0.3             # normalised correlation an estimate needs (the narrator is heard)
