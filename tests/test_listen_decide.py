@@ -186,6 +186,22 @@ def test_over_the_narration_pause_is_not_outscored_by_an_answer_the_transcript_l
     assert choose_now(reading, *trust)[1] < ACCEPT_AT["whisper"]
 
 
+def test_over_the_narration_a_control_the_transcript_spells_is_not_outscored_by_a_filler():
+    """Measured: espeak-ng en-gb's "next" said over Track 1, written "next." but unsure of it
+    (-14.18), scored "new" -8.3 and "next" -9.04: the filler answer won and the word was
+    dropped (twice in five runs). A control the transcript carries is weighed without the
+    answers it does not; asked, "new" may still be the answer."""
+    from narrator.voice.whisper import choose_now
+
+    session = Expectation(Line("ask"), (AcceptWords(("first session", "new episode", "first",
+                                                     "new")),))
+    reading, asking = (grammar(session, mode=mode) for mode in ("reading", "asking"))
+    heard = (["new", "first", "next", "the next"], [-8.3, -8.98, -9.04, -12.24], -14.18, "next.")
+    chosen, confidence = choose_now(reading, *heard)
+    assert chosen == "next" and confidence >= ACCEPT_AT["whisper"]
+    assert choose_now(asking, *heard)[0] == "new"
+
+
 def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_dropped():
     """Slow Burn's "spend a fleur-de-lis" came back as "Spend a Flair Dealus." scored far under
     the bar, and long: it used to be dropped as table talk, eight tries in a row, in silence."""

@@ -408,7 +408,8 @@ def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
                transcript: str, awaited: Sequence[str] = ()) -> tuple[str, float]:
     """``choose`` for the moment ``grammar`` is built for: "resume" while paused reaches
     further (PAUSED_MARGIN); over the narration, the answers the transcript does not carry are
-    no rivals of "pause" (``carried``)."""
+    no rivals of "pause", nor of a control the transcript carries ("next." for "next")
+    (``carried``)."""
     reach = PAUSED_MARGIN if grammar.mode == "paused" else AWAITED_MARGIN
     said = normalise(transcript)
     kept = [i for i, c in enumerate(candidates) if carried(grammar, said, c)] \
@@ -416,7 +417,8 @@ def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
     if kept:
         under = choose([candidates[i] for i in kept], [scores[i] for i in kept], free, said,
                        grammar.same, awaited, reach)
-        if any(grammar.same(under[0], c) for c in grammar.awaited_control()):
+        if any(grammar.same(under[0], c) for c in grammar.awaited_control()) or (
+                not grammar.answer(under[0]) and carries(said, under[0])):
             return under
     return choose(candidates, scores, free, said, grammar.same, awaited, reach)
 
@@ -427,8 +429,9 @@ def carried(grammar, transcript: str, phrase: str) -> bool:
     command Whisper misspells ("those." for flite awb's "pause"), are fitted to the coming
     question's answers ("first") as often as to the command; such an answer is filler
     (``listener.filler``, never acted on), so the control the reading waits for ("pause") is
-    weighed without those rivals when it wins among the rest. Not any control: the
-    narrator's own "Track" written "Trust." then became "stop"."""
+    weighed without those rivals when it wins among the rest, and so is a control the
+    transcript carries (espeak-ng's "next" written "next." lost to "new" by 0.7). Not any
+    control: the narrator's own "Track" written "Trust." then became "stop"."""
     return not grammar.answer(phrase) or carries(transcript, phrase)
 
 
