@@ -31,8 +31,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    AWAITED_MARGIN under the transcript (PAUSED_MARGIN for "resume" while paused: flite awb's
    "resume" written "What are you doing?"), and 0 otherwise (a long garbled sentence of
    talk piles up many unlikely words and would otherwise lose to any short phrase). Over the
-   narration, "pause" is weighed without the rivals that are answers its transcript carries
-   nothing of ("first" for "BORSE"): those are filler there, never acted on. Scoring
+   narration, "pause", and a control the transcript carries ("next." for "next"), is
+   weighed without the rivals that are answers its transcript carries nothing of ("first"
+   for "BORSE", "new" for "next."): those are filler there, never acted on. Scoring
    cross-attends to the speech and one second after it only (the rest of the window is
    padding): a third of the work, same scores.
 
