@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import queue
+import time
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 import clips
 from narrator.events import Control, Dice, Line, Unclear, Word
 from narrator.understand import AcceptDice, AcceptWords, Expectation, normalise, understand
+from narrator.voice import grammar as grammars
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model, load_recognizer
 from narrator.voice.hear import FULL, command_of, hear_file, read_pcm
 from narrator.voice.listener import Ears
@@ -137,6 +139,21 @@ def test_a_phrase_with_a_pause_inside_is_heard_whole(clip_dir, whisper):
     gap = QUIET[:2 * int(RATE * 0.2)]  # 200 ms: a pause, too short to end the utterance
     got = Ears(whisper, Frames(QUIET + first + gap + then + QUIET)).listen(FULL)
     assert got is not None and got.meaning == Control("goto", 7)
+
+
+def test_whisper_decoding_ahead_is_sure_of_a_clear_command_before_the_utterance_ends(
+        clip_dir, whisper):
+    """Over the narration the ears end the utterance as soon as the decoding started at the
+    pause is sure of a control (tests/test_listen_sooner.py); Whisper says so (``decided``)."""
+    said = clips.spoken(clips.make_clip(clip_dir, "stop", "stop", "espeak:en-us"))
+    whisper.start(grammars.build(COIN, whisper.known, mode="reading"))
+    whisper.feed(QUIET[:RATE // 5] + said)
+    assert whisper.decided() == ""  # nothing decoded ahead yet
+    whisper.prepare()
+    deadline = time.monotonic() + 10
+    while not whisper.decided() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert whisper.decided() == "stop" and whisper.finish().text == "stop"
 
 
 def test_the_ears_held_to_the_games_tracks_hear_thirteen_not_thirty(clip_dir, whisper):

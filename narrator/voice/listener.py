@@ -338,8 +338,16 @@ class Ears:
             self.recognizer.discard()
 
     def _complete(self) -> bool:
-        """Whether the utterance so far is a whole phrase that cannot go on (end it sooner)."""
-        return self._grammar is not None and self._grammar.complete(self.recognizer.partial())
+        """Whether the utterance so far is a whole phrase that cannot go on (end it sooner);
+        over the narration, also a control the recogniser already decoded ahead and is sure
+        of: the reading stops a decoding sooner, and a "please" after a pause that long is
+        heard on its own."""
+        if self._grammar is None:
+            return False
+        if self._grammar.complete(self.recognizer.partial()):
+            return True
+        decided = getattr(self.recognizer, "decided", lambda: "")()
+        return self._grammar.speaking and bool(decided) and not self._grammar.answer(decided)
 
     def _window_open(self) -> bool:
         if self.listening != "push" or self.keys is None:

@@ -1,0 +1,67 @@
+"""Over the narration, a control the recogniser decoded ahead (at the speaker's first pause)
+and is sure of ends the utterance as soon as that decoding is back, not after the full quiet
+that ends any other: the reading stops sooner (issue 17's latency). An answer said over the
+narration, and any phrase while the narrator is quiet, still wait for the quiet: more may
+follow ("four ... and nine", "pause ... please")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from narrator.events import Control, Dice, Line
+from narrator.understand import AcceptDice, Expectation
+from narrator.voice.asr import Heard
+from narrator.voice.listener import Ears
+from narrator.voice.mic import FRAME, RATE, Endpointer, Frames
+from scripted import Scripted
+
+DICE = Expectation(Line("ask.roll"), (AcceptDice(6, 1, 2),))
+WORD_ENDS = 30 * FRAME / RATE  # 10 quiet frames, then 20 loud ones
+QUIET = Endpointer.end_frames * FRAME / RATE - 0.001  # what ends an utterance otherwise
+# (300 ms, less rounding)
+
+
+class DecodingAhead(Scripted):
+    """Scripted, and decoding ahead like Whisper: from the pause on, sure of its transcript."""
+
+    def start(self, grammar) -> None:
+        super().start(grammar)
+        self.ahead = ""
+
+    def prepare(self) -> None:
+        self.ahead = self.heard[0].text
+
+    def discard(self) -> None:
+        self.ahead = ""
+
+    def decided(self) -> str:
+        return self.ahead
+
+
+def quiet_before_the_end(transcript: str, mode: str) -> tuple[float, object]:
+    """Seconds of quiet after a word before the ears hand it on, and what it meant."""
+    levels = [50] * 10 + [9000] * 20 + [50] * 40
+    rng = np.random.default_rng(3)
+    source = Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
+                             for level in levels))
+    ears = Ears(DecodingAhead(Heard(transcript, 1.0, 0.0)), source,
+                clock=lambda: source.seconds_read)
+    got = ears.listen(DICE, mode=mode)
+    assert got is not None
+    return ears.ended_at - WORD_ENDS, got.meaning
+
+
+def test_over_the_narration_a_sure_control_ends_the_utterance_once_decoded_ahead():
+    waited, meaning = quiet_before_the_end("pause", "reading")
+    assert meaning == Control("pause")
+    assert waited <= 0.2 < QUIET
+
+
+def test_an_answer_over_the_narration_waits_for_the_quiet_more_may_follow():
+    waited, meaning = quiet_before_the_end("four", "reading")
+    assert meaning == Dice((4,)) and waited >= QUIET
+
+
+def test_with_the_narrator_quiet_a_control_waits_for_the_quiet_a_please_may_follow():
+    waited, meaning = quiet_before_the_end("pause", "asking")
+    assert meaning == Control("pause") and waited >= QUIET
