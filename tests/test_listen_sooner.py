@@ -2,7 +2,7 @@
 and is sure of ends the utterance as soon as that decoding is back, not after the full quiet
 that ends any other: the reading stops sooner (issue 17's latency). An answer said over the
 narration, and any phrase while the narrator is quiet, still wait for the quiet: more may
-follow ("four ... and nine", "pause ... please")."""
+follow ("four ... and nine", "pause ... please"). A "please" heard on its own asks nothing."""
 
 from __future__ import annotations
 
@@ -65,3 +65,17 @@ def test_an_answer_over_the_narration_waits_for_the_quiet_more_may_follow():
 def test_with_the_narrator_quiet_a_control_waits_for_the_quiet_a_please_may_follow():
     waited, meaning = quiet_before_the_end("pause", "asking")
     assert meaning == Control("pause") and waited >= QUIET
+
+
+def test_a_please_after_a_command_ended_sooner_asks_nothing_of_its_own():
+    """ "Pause ... please" with a pause between: "pause" acts, "please" is not "didn't catch
+    that", and the next word is heard."""
+    word, gap = [9000] * 20, [50] * 9  # 270 ms: "pause" has ended, "please" not yet begun
+    levels = [50] * 10 + word + gap + word + [50] * 40 + word + [50] * 40
+    rng = np.random.default_rng(4)
+    source = Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
+                             for level in levels))
+    ears = Ears(DecodingAhead(*(Heard(t, 1.0, 0.0) for t in ("pause", "please", "resume"))),
+                source, clock=lambda: source.seconds_read)
+    assert ears.listen(DICE, mode="reading").meaning == Control("pause")
+    assert ears.listen(DICE, mode="paused").meaning == Control("resume")

@@ -16,7 +16,8 @@ What an utterance becomes (``decide``):
   a game input among filler words;
 * **Unclear** (the session says "didn't catch that") when it was not accepted but was meant
   for the narrator: near a legal phrase, or short (under ``SHORT_SECONDS`` and ``SHORT_WORDS``);
-* **nothing** (the ears keep listening) for table talk: long and nothing like a legal phrase;
+* **nothing** (the ears keep listening) for a lone "please" (what it was said for was heard
+  on its own); for table talk: long and nothing like a legal phrase;
   and for speech the narrator's own words explain (``echo``: its voice heard back). The
   ears decode seconds behind the sound, so an ``Echo`` carries a ``Spoken`` log of when each
   sentence was audible and the utterance is compared with what was audible over the span it
@@ -118,6 +119,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     text = " ".join(heard.text.split())
     if not (text or heard.free) or (echo and explained_by(echo, heard)):
         return None
+    if normalise(heard.free or text) == "please":  # said after a command that was already
+        return None  # acted on (``Ears._complete`` ends one sooner over the narration)
     if wake and normalise(heard.free or text).split()[:1] != [WAKE_WORD]:
         return None  # not said to the narrator
     phrase = bool(text) and grammar.matches(text)
