@@ -62,6 +62,23 @@ def test_the_narrators_own_words_are_not_taken_for_a_command():
         Control("pause")
 
 
+def test_a_command_said_over_the_narrators_own_words_is_the_tables():
+    """Whisper writes the louder voice: kal16's "repeat" over Track 1's "thank you" came back
+    "Thank you.", yet "repeat" explained the audio nearly as well (0.46, measured). The
+    narrator's words alone explain it as well as no control does."""
+    line = "Welcome, and thank you for playing Slow Burn."
+    said = whisper("repeat", 0.46, free="Thank you.", mode="reading", echo=line)
+    assert said.meaning == Control("repeat") and not said.sure
+    assert whisper("wait", 0.04, free="Thank you.", mode="reading", echo=line) is None
+    assert whisper("next", 0.46, free="Next.", mode="reading",  # the narrator's own "next"
+                   echo="Next, pass your character sheet to the player on your left.") is None
+    assert whisper("next track", 0.21, free="track", mode="reading",  # its "Track 1", measured
+                   echo="Track 1. Introduction.") is None
+    first = Expectation(Line("ask"), (AcceptWords(("first", "new")),))
+    assert whisper("first", 0.46, free="Thank you.", expectation=first, mode="reading",
+                   echo=line) is None  # an answer fitted to it is filler still
+
+
 def test_over_the_narration_an_answer_fitted_to_whispers_filler_is_nothing():
     track = "This game was created and narrated by Leo Lalande."
     first = Expectation(Line("ask"), (AcceptWords(("first", "new")),))
