@@ -64,8 +64,8 @@ def test_the_narrators_own_words_are_not_taken_for_a_command():
 
 def test_a_command_said_over_the_narrators_own_words_is_the_tables():
     """Whisper writes the louder voice: kal16's "repeat" over Track 1's "thank you" came back
-    "Thank you.", yet "repeat" explained the audio nearly as well (0.46, measured). The
-    narrator's words alone explain it as well as no control does."""
+    "Thank you.", yet "repeat" explained the audio nearly as well (0.46, measured). Where only
+    the narrator was heard, no control it did not say scores so."""
     line = "Welcome, and thank you for playing Slow Burn."
     said = whisper("repeat", 0.46, free="Thank you.", mode="reading", echo=line)
     assert said.meaning == Control("repeat") and not said.sure
