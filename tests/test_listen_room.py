@@ -4,14 +4,11 @@ acted on, whatever it decodes as."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from narrator.events import Dice, Line, Text
 from narrator.understand import AcceptDice, AcceptText, Expectation
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
-from narrator.voice.mic import FRAME, Frames
-from scripted import Scripted
+from scripted import Scripted, sounds
 
 DICE = Expectation(Line("ask.roll"), (AcceptDice(6, 1, 2),))
 NAME = Expectation(Line("ask.name"), (AcceptText("name"),))
@@ -23,9 +20,7 @@ TALK = [1500, 1500, 1500, 0] * 60
 def heard(levels: list[float], transcript: str, expectation: Expectation):
     """What the ears hand on from a stream at ``levels`` (int16 rms, 30 ms frames) when each
     utterance decodes as ``transcript``."""
-    rng = np.random.default_rng(5)
-    source = Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
-                             for level in levels))
+    source = sounds(levels, seed=5)
     ears = Ears(Scripted(Heard(transcript, 1.0, 0.0)), source, clock=lambda: source.seconds_read)
     return ears.listen(expectation)
 

@@ -6,14 +6,12 @@ follow ("four ... and nine", "pause ... please"). A "please" heard on its own as
 
 from __future__ import annotations
 
-import numpy as np
-
 from narrator.events import Control, Dice, Line
 from narrator.understand import AcceptDice, Expectation
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
-from narrator.voice.mic import FRAME, RATE, Endpointer, Frames
-from scripted import Scripted
+from narrator.voice.mic import FRAME, RATE, Endpointer
+from scripted import Scripted, sounds
 
 DICE = Expectation(Line("ask.roll"), (AcceptDice(6, 1, 2),))
 WORD_ENDS = 30 * FRAME / RATE  # 10 quiet frames, then 20 loud ones
@@ -40,10 +38,7 @@ class DecodingAhead(Scripted):
 
 def quiet_before_the_end(transcript: str, mode: str) -> tuple[float, object]:
     """Seconds of quiet after a word before the ears hand it on, and what it meant."""
-    levels = [50] * 10 + [9000] * 20 + [50] * 40
-    rng = np.random.default_rng(3)
-    source = Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
-                             for level in levels))
+    source = sounds([50] * 10 + [9000] * 20 + [50] * 40, seed=3)
     ears = Ears(DecodingAhead(Heard(transcript, 1.0, 0.0)), source,
                 clock=lambda: source.seconds_read)
     got = ears.listen(DICE, mode=mode)
@@ -71,10 +66,7 @@ def test_a_please_after_a_command_ended_sooner_asks_nothing_of_its_own():
     """ "Pause ... please" with a pause between: "pause" acts, "please" is not "didn't catch
     that", and the next word is heard."""
     word, gap = [9000] * 20, [50] * 9  # 270 ms: "pause" has ended, "please" not yet begun
-    levels = [50] * 10 + word + gap + word + [50] * 40 + word + [50] * 40
-    rng = np.random.default_rng(4)
-    source = Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
-                             for level in levels))
+    source = sounds([50] * 10 + word + gap + word + [50] * 40 + word + [50] * 40, seed=4)
     ears = Ears(DecodingAhead(*(Heard(t, 1.0, 0.0) for t in ("pause", "please", "resume"))),
                 source, clock=lambda: source.seconds_read)
     assert ears.listen(DICE, mode="reading").meaning == Control("pause")

@@ -3,7 +3,6 @@ name question, the letters, then a read-back that spells them again before a yes
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from narrator.events import Control, Line, Text, Unclear
@@ -14,8 +13,8 @@ from narrator.understand import AcceptText, Expectation, describe, understand
 from narrator.understand.spelling import letters, mended, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
-from narrator.voice.mic import FRAME, Frames
-from scripted import Scripted
+from narrator.voice.mic import Frames
+from scripted import Scripted, sounds
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
 INFO = registry.get("intensity")
@@ -132,10 +131,8 @@ def test_help_and_what_now_while_spelling_say_how_to_spell():
 
 def spelled_aloud(seconds_of_letters: float) -> Frames:
     """Quiet, letters 0.6 s apart for ``seconds_of_letters``, then 4 s of quiet."""
-    rng = np.random.default_rng(7)
-    levels = [50] * 30 + ([3000] * 8 + [50] * 12) * round(seconds_of_letters / 0.6) + [50] * 130
-    return Frames(b"".join((rng.standard_normal(FRAME) * level).astype(np.int16).tobytes()
-                           for level in levels))
+    letters = ([3000] * 8 + [50] * 12) * round(seconds_of_letters / 0.6)
+    return sounds([50] * 30 + letters + [50] * 130, seed=7)
 
 
 def spell(parts, seconds_of_letters):
