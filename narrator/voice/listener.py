@@ -138,9 +138,10 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     text = " ".join(heard.text.split())
     if not (text or heard.free) or (echo and explained_by(echo, heard, grammar)):
         return None
-    if normalise(heard.free or text) == "please":  # said after a command that was already
-        return None  # acted on (``Ears._complete`` ends one sooner over the narration)
-    if wake and normalise(heard.free or text).split()[:1] != [WAKE_WORD]:
+    words = normalise(heard.free or text).split()
+    if words == ["please"]:  # said after a command that was already acted on
+        return None  # (``Ears._complete`` ends one sooner over the narration)
+    if wake and words[:1] != [WAKE_WORD]:
         return None  # not said to the narrator
     phrase = bool(text) and grammar.matches(text)
     spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
