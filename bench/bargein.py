@@ -72,6 +72,7 @@ from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
 from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
+from narrator.voice.echo_likeness import Recent  # noqa: E402
 from narrator.voice.asr import load_recognizer  # noqa: E402
 from narrator.voice.listener import Ears  # noqa: E402
 from narrator.voice.mic import FRAME, RATE, Mic  # noqa: E402
@@ -384,6 +385,7 @@ class Measured:
 
     def __init__(self, inner: EchoCanceller) -> None:
         self.inner = inner
+        self.recent = inner.recent
         self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
         self.cpu = 0.0
 
@@ -600,16 +602,21 @@ class Logged(Spoken):
 
 class Recorded:
     """A ``commands`` recording as a microphone: each frame as the recogniser heard it, with
-    its gate (AEC3's output) and capture time, read as fast as the ears take them."""
+    its gate (AEC3's output) and capture time, read as fast as the ears take them; what was
+    heard while the narrator was audible is kept with its echo's reference, as the canceller
+    keeps it (``echo_likeness``)."""
 
     def __init__(self, out: Path) -> None:
         heard, _ = sf.read(out / "commands_heard.wav", dtype="int16")
         gate, _ = sf.read(out / "commands_clean.wav", dtype="int16")
-        self.starts = np.load(out / "commands_times.npy", allow_pickle=True)[:, 0].astype(float)
+        self._played, _ = sf.read(out / "commands_played.wav", dtype="float32")
+        self._times = np.load(out / "commands_times.npy", allow_pickle=True).astype(float)
+        self.starts = self._times[:, 0]
         self._heard, self._gate = heard, gate
         self._next = 0
         self.gate: bytes | None = None
         self.captured_until = 0.0
+        self.recent = Recent()
 
     def read(self, timeout: float | None = None) -> bytes:
         i = self._next
@@ -618,7 +625,16 @@ class Recorded:
         self._next += 1
         self.gate = self._gate[i * FRAME:(i + 1) * FRAME].tobytes()
         self.captured_until = self.starts[i] + FRAME / RATE
-        return self._heard[i * FRAME:(i + 1) * FRAME].tobytes()
+        heard = self._heard[i * FRAME:(i + 1) * FRAME]
+        at, delay, audible = self._times[i]
+        if audible:  # the played sound is kept at each frame's capture time: its echo is later
+            echo = max(0, i * FRAME - round(delay * RATE))
+            reference = self._played[echo:echo + FRAME]
+            self.recent.keep(at, heard / 32768.0, np.pad(reference, (0, FRAME - len(reference))))
+        return heard.tobytes()
+
+    def echo_likeness(self, start: float, end: float) -> float | None:
+        return self.recent.likeness(start, end)
 
 
 def part_replay(out: Path, engine: str) -> None:

@@ -10,6 +10,8 @@ import soxr
 
 from narrator.voice.echo import (RATE, STEP, Cleaned, DelayTracker, EchoCanceller,
                                  OutputReference, SampleClock, estimate_lag)
+from narrator.voice.echo_likeness import Recent, coherence
+from narrator.voice.listener import ECHO_LIKE
 
 pytest.importorskip("livekit.rtc")
 
@@ -148,9 +150,9 @@ def test_a_silent_microphone_is_known_deaf_to_the_narrator_only_after_seconds_of
 NARRATION_ONLY, BOTH = slice(5 * RATE, 9 * RATE), slice(9 * RATE, 12 * RATE)
 
 
-def a_player_over_the_narration(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The narrator's echo in a room, a player speaking over it from 9 s on, and the
-    canceller's ``kind`` of output: (echo, player, output)."""
+def a_room() -> tuple[OutputReference, np.ndarray, np.ndarray]:
+    """What the narrator played from 100 s on, its echo in a room, and a player speaking
+    over it from 9 s on: (reference, echo, player)."""
     narration, player = speechlike(12.0, 5), speechlike(12.0, 6) * 0.5
     reference = played(narration, start=100.0)
     room = np.zeros(int(0.05 * RATE), np.float32)  # a room: a direct path and reflections
@@ -160,6 +162,13 @@ def a_player_over_the_narration(kind: str) -> tuple[np.ndarray, np.ndarray, np.n
     echo = np.concatenate([np.zeros(delay, np.float32), echo])[:len(narration)]
     talk = np.zeros_like(player)
     talk[BOTH] = player[BOTH]
+    return reference, echo, talk
+
+
+def a_player_over_the_narration(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The room's echo and player, and the canceller's ``kind`` of output: (echo, player,
+    output)."""
+    reference, echo, talk = a_room()
     canceller = EchoCanceller(reference)
     out = getattr(cleaned(canceller, np.clip(echo + talk, -1, 1), 100.0), kind)
     assert not canceller.delay.deaf
@@ -249,3 +258,38 @@ def test_the_narrator_stays_cancelled_while_the_capture_clock_moves_with_its_lat
     assert min(taken) > 24
     _, unfollowed, _ = through_a_capture_that_grows_later(follow=False)
     assert min(level_db(echo[q]) - level_db(unfollowed[q]) for q in quarters) < 20
+
+
+def test_the_narrators_echo_leaking_through_is_told_from_a_player_by_its_coherence():
+    """What leaks past the cancellers is still a linear function of what was played; a
+    player's voice is not. The ears drop an unsure word that is the leak (``ECHO_LIKE``)."""
+    reference, echo, talk = a_room()
+    canceller = EchoCanceller(reference)
+    mic = echo + talk
+    moved = slice(int(7.5 * RATE), None)  # someone leans in: a new reflection the filter has
+    mic[moved] += 0.6 * np.roll(echo, int(0.004 * RATE))[moved]  # yet to learn leaks through
+    mic = np.clip(mic, -1, 1)
+    cleaned(canceller, mic[:9 * RATE], 100.0)
+    echo_alone = canceller.recent.likeness(107.6, 108.4)
+    cleaned(canceller, mic[9 * RATE:], 109.0)
+    player = canceller.recent.likeness(110.2, 111.0)
+    assert echo_alone >= ECHO_LIKE > player, (echo_alone, player)
+    # asked 3 s late (the ears decode behind the capture): the same answer
+    assert canceller.recent.likeness(107.6, 108.4) == pytest.approx(echo_alone)
+    assert canceller.recent.likeness(90.0, 99.0) is None  # before the narrator was heard
+
+
+def test_what_was_heard_is_kept_ten_seconds_and_a_silent_reference_tells_nothing():
+    recent, frame = Recent(), speechlike(0.03, 1)
+    for i in range(400):  # 12 s of 30 ms frames, the narrator silent from 6 s on
+        recent.keep(100.0 + i * 0.03, frame, frame if i < 200 else np.zeros_like(frame))
+    assert recent.likeness(100.0, 101.0) is None  # 11 s before the last frame: forgotten
+    assert recent.likeness(103.0, 104.0) == pytest.approx(1.0)
+    assert recent.likeness(108.0, 109.0) is None  # nothing played then
+
+
+def test_coherence_is_whole_for_a_sound_with_itself_and_nothing_for_a_sound_too_short():
+    _, _, talk = a_room()
+    assert coherence(talk[BOTH], talk[BOTH]) == pytest.approx(1.0)
+    assert coherence(talk[BOTH] * 0.3, talk[BOTH]) == pytest.approx(1.0)  # any level
+    assert coherence(talk[BOTH][:400], talk[BOTH][:400]) == 0.0  # under one 32 ms window

@@ -79,6 +79,26 @@ def test_a_command_said_over_the_narrators_own_words_is_the_tables():
                    echo=line) is None  # an answer fitted to it is filler still
 
 
+def test_an_unsure_word_whose_sound_is_the_narrators_leaked_voice_is_nothing():
+    """Measured in an idle hour: the narrator's voice leaking through the canceller, written
+    "You slow." and "Track one is..." and fitted to "slow down" and "next one" (0.07, 0.08),
+    coherent with what it played at the echo's lag (0.60, 0.13). The table's own words score
+    under ECHO_LIKE."""
+    line = "This game was created and narrated by Leo Lalande."
+    assert whisper("slow down", 0.07, free="You slow.", mode="reading", echo=line,
+                   likeness=0.60) is None
+    assert whisper("next one", 0.08, free="Track one is...", mode="reading",
+                   echo="Track 1: Introduction", likeness=0.13) is None
+    assert whisper("wait", NEAR_AT, free="Fight.", mode="reading", echo=line,
+                   likeness=0.3) is None  # not even "didn't catch that"
+    table = whisper("stop", 0.21, free="Tom.", mode="reading", echo=line, likeness=0.02)
+    assert table.meaning == Control("stop")  # the table's word: nothing like the narration
+    assert whisper("stop", SURE_AT, free="Stop.", mode="reading", echo=line,
+                   likeness=0.3).meaning == Control("stop")  # sure: acted on whatever leaks
+    quiet = whisper("slow down", 0.07, free="You slow.", likeness=0.60)
+    assert quiet.meaning == Control("slower")  # the narrator was not speaking: no leak
+
+
 def test_over_the_narration_an_answer_fitted_to_whispers_filler_is_nothing():
     track = "This game was created and narrated by Leo Lalande."
     first = Expectation(Line("ask"), (AcceptWords(("first", "new")),))

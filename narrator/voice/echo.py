@@ -26,6 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from narrator.voice.echo_likeness import Recent
+
 RATE = 16000
 STEP = 160                 # AEC3 takes 10 ms frames
 LEAD = 0.02                # the reference is fed this far ahead of its echo (AEC3 needs it first)
@@ -325,7 +327,9 @@ class EchoCanceller:
     since AEC3's suppression there only takes away the table's own words while the narrator
     speaks. The recogniser hears AEC3's output instead of the linear filter's until that has
     converged (in a room where it never does, always), and any 10 ms the filter would make
-    louder (the echo moved, or someone's voice misled it) as captured."""
+    louder (the echo moved, or someone's voice misled it) as captured. What the recogniser
+    heard while the narrator was audible is kept with its echo's reference (``recent``), to
+    tell the narrator's leaked voice from a player's."""
 
     def __init__(self, reference: OutputReference = PLAYED) -> None:
         from livekit import rtc
@@ -336,6 +340,7 @@ class EchoCanceller:
         self.reference = reference
         self.delay = DelayTracker(reference)
         self.linear = LinearEcho()
+        self.recent = Recent()
         self._moved = 0.0
 
     def clean(self, frame: bytes, at: float, moved: float = 0.0) -> Cleaned:
@@ -363,10 +368,12 @@ class EchoCanceller:
             heard += (near[i:i + STEP].tobytes() if worse
                       else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
         tail = frame[len(gate):]  # less than a step: as captured
-        if not self.linear.converged:  # not yet (or never, in this room): AEC3's output
-            suppressed = bytes(gate) + tail
-            return Cleaned(suppressed, suppressed)
-        return Cleaned(bytes(heard) + tail, bytes(gate) + tail)
+        gate = bytes(gate) + tail
+        # not yet converged (or never, in this room): the recogniser hears AEC3's output
+        heard = bytes(heard) + tail if self.linear.converged else gate
+        self.recent.keep(at, np.frombuffer(heard, np.int16) / 32768.0,
+                         self.reference.read(at - self.delay.seconds, len(near)))
+        return Cleaned(heard, gate)
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))

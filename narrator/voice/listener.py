@@ -25,6 +25,9 @@ What an utterance becomes (``decide``):
   free transcript that is no phrase and not near one ("Thank you.", "Okay.") heard while the
   narrator was audible is nothing too: Whisper's filler on the leftover echo; so is a game
   answer the grammar fitted to such filler (``filler``: the transcript has none of its words).
+  And so is an unsure utterance over the narration whose sound is the narrator's voice
+  leaking through the echo canceller (``leaked``: coherent with what it played), whatever
+  Whisper wrote of it.
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
@@ -70,6 +73,7 @@ SHORT_SECONDS = 1.6         # a rejected utterance this short, ...
 SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
+ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 
@@ -132,11 +136,22 @@ def spoken_in(echo: str, text: str) -> bool:
     return any(difflib.SequenceMatcher(None, text, s).ratio() >= ECHO_MATCH for s in stretches)
 
 
+def leaked(heard: Heard, likeness: float | None) -> bool:
+    """Whether an utterance heard over the narration is unsure and its sound is the
+    narrator's voice leaking through the canceller (``likeness``: its coherence with what was
+    played, ``echo_likeness``; None when unknown). Whisper writes such a leak as a word of its
+    own ("You slow.", "Track one is..."), which the grammar fits to a control; the table's words
+    score under 0.07 but one in the twelve barge-in recordings, and a sure one acts anyway."""
+    return likeness is not None and likeness >= ECHO_LIKE and heard.confidence < SURE_AT
+
+
 def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, *,
-           mode: str = "asking", wake: bool = False, echo: str = "") -> Utterance | None:
+           mode: str = "asking", wake: bool = False, echo: str = "",
+           likeness: float | None = None) -> Utterance | None:
     """What one decoded utterance is for the session (see the module docstring)."""
     text = " ".join(heard.text.split())
-    if not (text or heard.free) or (echo and explained_by(echo, heard, grammar)):
+    if not (text or heard.free) or (echo and (explained_by(echo, heard, grammar)
+                                              or leaked(heard, likeness))):
         return None
     words = normalise(heard.free or text).split()
     if words == ["please"]:  # said after a command that was already acted on
@@ -344,10 +359,14 @@ class Ears:
         if not self._window_open():
             leave(heard, "push to talk was not pressed")
             return None
-        echo = (echo_during(echo, self.ended_at - heard.seconds, self.ended_at)
+        start = self.ended_at - heard.seconds
+        echo = (echo_during(echo, start, self.ended_at)
                 if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
+        likeness = getattr(self.source, "echo_likeness", None)
         utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
-                           wake=self.listening == "wake", echo=echo)
+                           wake=self.listening == "wake", echo=echo,
+                           likeness=likeness(start, self.ended_at) if echo and likeness
+                           else None)
         if utterance is None:
             leave(heard, "table talk or the narrator's echo")
         return utterance

@@ -271,6 +271,12 @@ class Mic:
         without a canceller (nothing tells)."""
         return self.echo is None or not self.echo.delay.deaf
 
+    def echo_likeness(self, start: float, end: float) -> float | None:
+        """How much of what the recogniser heard from ``start`` to ``end`` (capture times) is
+        the narrator's voice leaking through the canceller (``echo_likeness.Recent``); None
+        without a canceller, or when the narrator was not heard then."""
+        return None if self.echo is None else self.echo.recent.likeness(start, end)
+
     @property
     def stopped(self) -> bool:
         """The stream stopped by itself (its device went away: PulseAudio ends the stream at
