@@ -145,14 +145,11 @@ class Levels:
 
 
 class Watched:
-    """The Speaker, noting when it was told to stop or pause, when the narration then fell
-    silent in the room (at once when the player dropped what the device had buffered, else an
-    output latency later), and what it said when."""
+    """The Speaker, noting when it was told to stop or pause, and what it said when."""
 
     def __init__(self, speaker) -> None:
         self._speaker = speaker
         self.stops: list[float] = []
-        self.silent: list[float] = []
         self.closed = False  # the bench closed the table: what it still says is not played
 
     def say(self, said, **how) -> None:
@@ -163,21 +160,16 @@ class Watched:
         return getattr(self._speaker, name)
 
     def stop(self) -> None:
-        self._stopping(self._speaker.stop)
+        self.stops.append(time.monotonic())
+        self._speaker.stop()
 
     def pause(self) -> None:
-        self._stopping(self._speaker.pause)
+        self.stops.append(time.monotonic())
+        self._speaker.pause()
 
     def skip(self) -> None:
-        self._stopping(self._speaker.skip)
-
-    def _stopping(self, how) -> None:
-        at = time.monotonic()
-        self.stops.append(at)
-        how()
-        player = self._speaker._player
-        self.silent.append(player.dropped_at if player.dropped_at >= at
-                           else at + player.latency)
+        self.stops.append(time.monotonic())
+        self._speaker.skip()
 
     @property
     def is_speaking(self) -> bool:
@@ -480,11 +472,10 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     ended = room.say(clip)
                     spoken = ended - length + end
                     ok = acted(word, room, spoken - 0.5)
-                    silent = [s for t, s in zip(room.mouth.stops, room.mouth.silent)
-                              if t > spoken - 0.5]
+                    stops = [t for t in room.mouth.stops if t > spoken - 0.5]
                     heard_at = room.heard_end(clip, end, spoken)
-                    latency = (silent[0] - heard_at
-                               if ok and silent and heard_at is not None else None)
+                    latency = (stops[0] + room.mouth._player.latency - heard_at
+                               if ok and stops and heard_at is not None else None)
                     if latency is not None:
                         latencies.append(latency)
                     results[(db, voice)].append(ok)
@@ -509,7 +500,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
         q = np.percentile(latencies, [50, 95]) * 1000
         print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
               f"(n={len(latencies)}; the word's end where the capture has it, to the speaker's "
-              f"stop call, plus its output latency unless it dropped what was buffered)")
+              f"stop call plus its output latency)")
 
 
 def narrator_level(room: Room) -> float:

@@ -4,9 +4,7 @@ One clip plays at a time; ``pause`` keeps its sample position and ``resume`` con
 it. Short cues (earcons) mix over whatever plays. The stream runs with a fixed block size
 (PulseAudio's ALSA plugin stalls with a variable one) and stays open, playing silence between
 clips, so a clip starts within a block; it is reopened only when a clip needs another
-sample rate or channel count. A player that ``drops`` keeps a spare stream beside it, so
-that a pause or stop is heard at once rather than after the sound the device had buffered
-(``spare_stream``).
+sample rate or channel count.
 
 A stream that stops by itself or stops calling back means the device is gone: ``wait``
 raises ``DeviceLost``, and so does a clip that stops advancing (a watchdog: no clip outlives
@@ -27,7 +25,6 @@ import soundfile as sf
 
 from narrator.voice import streams
 from narrator.voice.echo import PLAYED
-from narrator.voice.spare_stream import Spare
 
 SPEECH_RATE = 22050  # the stream's rate: every clip is played at it
 BLOCK_SECONDS = 0.02
@@ -71,16 +68,11 @@ class Clip:
 class Player:
     """Plays clips on ``device`` (a sounddevice name or index; None is the default)."""
 
-    def __init__(self, device: str | int | None = None, volume: float = 1.0,
-                 drops: bool = False) -> None:
+    def __init__(self, device: str | int | None = None, volume: float = 1.0) -> None:
         self.device = device
         self.volume = volume
         self._lock = threading.Lock()
         self._stream: sd.OutputStream | None = None
-        self._drops = drops  # a pause or stop drops what the device had buffered
-        self._spare: Spare | None = None
-        self._fresh = False  # the stream has just been swapped for the spare
-        self.dropped_at = 0.0  # monotonic time a pause or stop last dropped buffered sound
         self._clip: Clip | None = None
         self._pos = 0
         self._paused = False
@@ -106,46 +98,21 @@ class Player:
             return s
         self.release()
         self._tick, self._called = time.monotonic(), False
-        return self._open(samplerate, channels, playing=True)
-
-    def _open(self, samplerate: int, channels: int, playing: bool = False) -> sd.OutputStream:
-        """A started stream in this format; the one that plays when ``playing`` (its callback
-        plays only while it is ``_stream``: a spare is silent)."""
-        made: list[sd.OutputStream] = []
         s = streams.open_stream(lambda: sd.OutputStream(
             device=self.device, samplerate=samplerate, channels=channels, dtype="float32",
             blocksize=int(samplerate * BLOCK_SECONDS), latency=LATENCY_SECONDS,
-            callback=lambda *args: self._callback(made[0] if made else None, *args)))
-        made.append(s)
-        if playing:
-            self._stream = s
+            callback=self._callback))
+        self._stream = s
         streams.start_stream(s)
         return s
 
     def release(self) -> None:
         """Close the stream (the next clip or cue opens one again); never blocks for long."""
         s, self._stream = self._stream, None
-        spare, self._spare = self._spare, None
-        if spare is not None:
-            spare.close()
         if s is not None:
             streams.close_stream(s)
 
-    def _drop_buffered(self) -> None:
-        """Play on from the spare stream and abort this one, so that the sound it had buffered
-        is never heard; nothing when no spare is ready (called holding ``_lock``)."""
-        spare = self._spare.take() if self._spare is not None else None
-        if spare is None:
-            return
-        dropped, self._stream, self._fresh = self._stream, spare, True
-        self.dropped_at = self.heard_until = min(self.heard_until, time.monotonic())
-        threading.Thread(target=streams.close_stream, args=(dropped,), name="drop-buffered",
-                         daemon=True).start()
-
-    def _callback(self, stream, out: np.ndarray, frames: int, when, status) -> None:
-        if stream is not self._stream:  # the spare, or a stream being dropped
-            out.fill(0)
-            return
+    def _callback(self, out: np.ndarray, frames: int, when, status) -> None:
         self._tick, self._called = time.monotonic(), True
         out.fill(0)
         with self._lock:
@@ -171,12 +138,11 @@ class Player:
                 self._cue_pos += len(part)
                 if self._cue_pos >= len(self._cue):
                     self._cue = None
-        self._played(out, when, bool(status.output_underflow) or self._fresh)
-        self._fresh = False
+        self._played(out, when, bool(status.output_underflow))
 
     def _played(self, out: np.ndarray, when, gap: bool) -> None:
         """Hand the block to the echo canceller's reference, with the time it will be heard
-        (``gap``: the stream underran before it, or took over from another)."""
+        (``gap``: the stream underran before it)."""
         s = self._stream
         if s is None:
             return
@@ -204,10 +170,7 @@ class Player:
     def play(self, clip: Clip, paused: bool = False) -> None:
         """Start ``clip`` from its first sample (held at it when ``paused``), replacing what plays,
         at the volume set now (a change applies from the next clip)."""
-        rate, channels = clip.samplerate, clip.samples.shape[1]
-        self._ensure_stream(rate, channels)
-        if self._drops and self._spare is None:
-            self._spare = Spare(lambda: self._open(rate, channels))
+        self._ensure_stream(clip.samplerate, clip.samples.shape[1])
         with self._lock:
             self._clip, self._pos, self._paused = clip, 0, paused
             self._gain = self.volume
@@ -235,7 +198,6 @@ class Player:
             s = self._stream
             unheard = int(s.latency * s.samplerate) if s is not None else 0
             self._pos = max(0, self._pos - unheard)
-            self._drop_buffered()
 
     def resume(self) -> None:
         """Continue from the sample where ``pause`` stopped."""
@@ -246,10 +208,8 @@ class Player:
             self._paused = False
 
     def stop(self) -> None:
-        """Drop the clip (and, when it was still playing, what the device had buffered)."""
+        """Drop the clip."""
         with self._lock:
-            if self._clip is not None and not self._paused:
-                self._drop_buffered()
             self._clip, self._paused = None, False
             self._done.set()
             self.started.set()

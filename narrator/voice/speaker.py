@@ -94,7 +94,7 @@ class Speaker:
         self._renderer = (renderer or Renderer(settings.voice)) if speak else None
         if self._renderer is not None:
             self._renderer.warm()
-        self._player = player or Player(settings.output_device, drops=True)
+        self._player = player or Player(settings.output_device)
         self._player.volume = settings.volume
         # set once the first sentence is heard (or nothing will be: captions only, closed);
         # what the first words need not wait for waits for it (the microphone, the recogniser)
@@ -426,7 +426,7 @@ def make_speaker(settings: Settings, show: Show = lambda said: None) -> Speaker 
             renderer = Renderer(settings.voice)
         except TtsError as exc:
             _report(f"no speech: {exc}. Going on with captions only.")
-    player = Player(settings.output_device, drops=True)
+    player = Player(settings.output_device)
     try:
         player.check(keep=True)  # kept open: a new stream may stay silent for a while
     except (sd.PortAudioError, ValueError) as exc:
