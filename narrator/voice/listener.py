@@ -140,8 +140,10 @@ def leaked(heard: Heard, likeness: float | None) -> bool:
     """Whether an utterance heard over the narration is unsure and its sound is the
     narrator's voice leaking through the canceller (``likeness``: its coherence with what was
     played, ``echo_likeness``; None when unknown). Whisper writes such a leak as a word of its
-    own ("You slow.", "Track one is..."), which the grammar fits to a control; the table's words
-    score under 0.07 but one in the twelve barge-in recordings, and a sure one acts anyway."""
+    own ("You slow.", "Track one is..."), which the grammar fits to a control. The table's
+    words acted on in thirteen barge-in recordings scored under 0.1 but three, two of them
+    sure (which act anyway); that holds while the canceller follows the echo (docs/barge-in.md,
+    stop 44)."""
     return likeness is not None and likeness >= ECHO_LIKE and heard.confidence < SURE_AT
 
 
