@@ -354,7 +354,9 @@ class EchoCanceller:
         self.delay.observe(near.astype(np.float32) / 32768.0, at)
         if not self.delay.audible(at):
             return Cleaned(frame, frame)
-        far = self.reference.read(at - self.delay.seconds + LEAD, len(near))
+        lead = round(LEAD * RATE)  # one read: the echo's own span, and LEAD ahead of it
+        played = self.reference.read(at - self.delay.seconds, lead + len(near))
+        echo, far = played[:len(near)], played[lead:]
         far16 = (np.clip(far, -1.0, 1.0) * 32767).astype(np.int16)
         gate, heard = bytearray(), bytearray()
         for i in range(0, len(near) - STEP + 1, STEP):
@@ -371,8 +373,7 @@ class EchoCanceller:
         gate = bytes(gate) + tail
         # not yet converged (or never, in this room): the recogniser hears AEC3's output
         heard = bytes(heard) + tail if self.linear.converged else gate
-        self.recent.keep(at, np.frombuffer(heard, np.int16) / 32768.0,
-                         self.reference.read(at - self.delay.seconds, len(near)))
+        self.recent.keep(at, np.frombuffer(heard, np.int16) / 32768.0, echo)
         return Cleaned(heard, gate)
 
     def _frame(self, samples: np.ndarray):
