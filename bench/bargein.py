@@ -18,9 +18,12 @@ itself as a laptop does at a table.
   names, e.g. ``flite:rms,espeak:en-gb``; flite's slt is the same speaker, CMU's SLT, as the
   narrator's default Festival voice). Acted: the loop did what the word asks (paused; went to
   the question; read the passage again) within 5 s. Latency: end of the word (the clip's last
-  loud 10 ms, found in the capture by cross-correlation, on the capture's clock) to the
-  narration stopping (the speaker told to stop, skip or pause, plus the output stream's
-  latency), p50/p95. Each trial prints what the ears handed the loop (and in
+  loud 10 ms, found in the capture by cross-correlation) to the narration stopping (its
+  last 0.8 s before the speaker was told to stop, skip or pause, found in the raw capture
+  the same way), p50/p95: both ends in the one captured stream, as the table hears them.
+  Also printed as measured up to stop 44, "by the clocks": the word's end on the capture's
+  clock to the stop call plus the output stream's latency on the speaker's (the two clocks
+  disagree by 10-100 ms). Each trial prints what the ears handed the loop (and in
   which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
   confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
@@ -71,7 +74,7 @@ from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
-from narrator.voice.echo import Cleaned, EchoCanceller  # noqa: E402
+from narrator.voice.echo import PLAYED, Cleaned, EchoCanceller  # noqa: E402
 from narrator.voice.echo_likeness import Recent  # noqa: E402
 from narrator.voice.asr import load_recognizer  # noqa: E402
 from narrator.voice.listener import Ears  # noqa: E402
@@ -88,6 +91,9 @@ CLOSE_STEP = 0.5  # seconds the bench's ears listen at a time, so a table it clo
 CONVERGE = 5  # seconds the canceller is given to find the delay and adapt
 STATES = ("[reading]", "[listening]", PAUSED)
 AGAIN = "(again) "  # how the speaker captions a sentence said again
+LAST_HEARD = 0.8  # seconds of the narration before a stop that place its end in the capture
+CLOCKS_APART = 0.3  # seconds it is looked for either side of where the clocks put it (they
+# were 0.04-0.13 s apart)
 LOUD = 0.01  # RMS (full scale 1) over which a block counts as the narrator's sound (clocks)
 
 
@@ -111,21 +117,58 @@ def word_end(samples: np.ndarray, rate: int) -> float:
     return (last + 1) * step / rate
 
 
-def heard_end(capture: np.ndarray, starts: np.ndarray, clip: Path, end: float,
-              near: float) -> float | None:
-    """When the word in ``clip`` (its speech ending ``end`` s in) ended in the capture, on the
-    capture's clock: where the clip correlates best with the capture from 2.5 s before
-    ``near`` to 1.5 s after (``paplay`` returns about PAPLAY_LATE after its sound was
-    captured). ``starts``: the capture time of each 30 ms frame's first sample."""
-    samples, _ = sf.read(clip, dtype="float64")
-    first = int(np.searchsorted(starts, near - 2.5))
-    span = capture[first * FRAME:int(np.searchsorted(starts, near + 1.5)) * FRAME]
+def located(capture: np.ndarray, starts: np.ndarray, samples: np.ndarray, near: float,
+            before: float, after: float) -> float | None:
+    """When ``samples`` began in the capture, on the capture's clock: where they correlate
+    best with the capture from ``before`` s before ``near`` to ``after`` s after it.
+    ``starts``: the capture time of each 30 ms frame's first sample."""
+    first = int(np.searchsorted(starts, near - before))
+    span = capture[first * FRAME:int(np.searchsorted(starts, near + after)) * FRAME]
     if first >= len(starts) or len(span) <= len(samples):
         return None
     size = len(span) + len(samples)
     match = np.fft.irfft(np.fft.rfft(span, size) * np.conj(np.fft.rfft(samples, size)), size)
     at = int(np.argmax(np.abs(match[:len(span) - len(samples) + 1])))
-    return float(starts[first] + (at + end * RATE) / RATE)
+    return float(starts[first] + at / RATE)
+
+
+def heard_end(capture: np.ndarray, starts: np.ndarray, clip: Path, end: float,
+              near: float) -> float | None:
+    """When the word in ``clip`` (its speech ending ``end`` s in) ended in the capture, on the
+    capture's clock: where the clip is found from 2.5 s before ``near`` to 1.5 s after
+    (``paplay`` returns about PAPLAY_LATE after its sound was captured)."""
+    samples, _ = sf.read(clip, dtype="float64")
+    began = located(capture, starts, samples, near, 2.5, 1.5)
+    return None if began is None else began + end
+
+
+def silent_from(capture: np.ndarray, starts: np.ndarray, last: float) -> float | None:
+    """When the narration fell silent in the capture, on the capture's clock: ``last`` is when
+    the speaker says its last sample before the stop is heard (its own clock); the LAST_HEARD
+    seconds of sound it played up to its cut (``cut_near``) are found in the capture, as a
+    word is. Both ends of the latency are so measured in the one captured stream: the
+    capture's time stamps and the speaker's disagree by 10-100 ms, depending on the streams'
+    block sizes (docs/barge-in.md, stop 45)."""
+    end = cut_near(last)
+    played = PLAYED.read(end - LAST_HEARD, round(LAST_HEARD * RATE)).astype(np.float64)
+    if not played.any():
+        return None
+    began = located(capture, starts, played, end - LAST_HEARD, CLOCKS_APART,
+                    CLOCKS_APART + LAST_HEARD)
+    return None if began is None else began + LAST_HEARD
+
+
+def cut_near(last: float, slack: float = 0.1) -> float:
+    """When, on the speaker's clock, what it played falls silent for 10 ms or more, within
+    ``slack`` s of ``last`` (the nearest such cut); ``last`` when it does not."""
+    around = np.abs(PLAYED.read(last - slack, round(2 * slack * RATE)))
+    quiet = around <= 1e-4
+    run = RATE // 100
+    silent = np.convolve(quiet, np.ones(run), mode="valid") == run
+    cuts = [i for i in np.flatnonzero(silent) if i > 0 and not quiet[i - 1]]
+    if not cuts:
+        return last
+    return last - slack + min(cuts, key=lambda i: abs(i - slack * RATE)) / RATE
 
 
 class Levels:
@@ -150,6 +193,7 @@ class Watched:
     def __init__(self, speaker) -> None:
         self._speaker = speaker
         self.stops: list[float] = []
+        self.silenced: list[float] = []  # for each stop, when its last sample is heard
         self.closed = False  # the bench closed the table: what it still says is not played
 
     def say(self, said, **how) -> None:
@@ -160,16 +204,18 @@ class Watched:
         return getattr(self._speaker, name)
 
     def stop(self) -> None:
-        self.stops.append(time.monotonic())
-        self._speaker.stop()
+        self._stopped(self._speaker.stop)
 
     def pause(self) -> None:
-        self.stops.append(time.monotonic())
-        self._speaker.pause()
+        self._stopped(self._speaker.pause)
 
     def skip(self) -> None:
+        self._stopped(self._speaker.skip)
+
+    def _stopped(self, how) -> None:
         self.stops.append(time.monotonic())
-        self._speaker.skip()
+        how()
+        self.silenced.append(self._speaker._player.heard_until)
 
     @property
     def is_speaking(self) -> bool:
@@ -333,15 +379,31 @@ class Room:
                 for t, h in list(self.decoded) if since <= t <= until]
 
     def heard_end(self, clip: Path, end: float, near: float) -> float | None:
-        """When the word of ``clip`` said near ``near`` ended in the capture so far
-        (``heard_end``), on the capture's clock."""
-        frames = list(self.measured.heard)
+        """When the word of ``clip`` said near ``near`` ended in what the recogniser heard so
+        far (``heard_end``), on the capture's clock."""
+        got = self._captured(self.measured.heard, near)
+        return None if got is None else heard_end(*got, clip, end, near)
+
+    def silent_from(self, last: float) -> float | None:
+        """When the narration, its last sample heard at ``last`` on the speaker's clock, fell
+        silent in the raw capture (``silent_from``), on the capture's clock."""
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and (not self.measured.times
+                                               or self.measured.times[-1][0] < last + 0.5):
+            time.sleep(0.05)  # until the capture has it, and a little after
+        got = self._captured(self.measured.raw, last)
+        return None if got is None else silent_from(*got, last)
+
+    def _captured(self, frames: list, near: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """The capture (``frames``: raw or as heard, full scale 1) from 3 s before ``near``
+        on, with each frame's capture time."""
+        frames = list(frames)
         starts = np.array([at for at, *_ in list(self.measured.times)[:len(frames)]])
         first = max(0, int(np.searchsorted(starts, near - 3.0)))
         if first >= len(starts):
             return None
-        capture = np.concatenate(frames[first:len(starts)]).astype(np.float64) / 32768
-        return heard_end(capture, starts[first:], clip, end, near)
+        return (np.concatenate(frames[first:len(starts)]).astype(np.float64) / 32768,
+                starts[first:])
 
     def say(self, clip: Path) -> float:
         """Play a player's clip into the room; when it ended (monotonic)."""
@@ -455,7 +517,8 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
     levels = Levels(out / "clips", narrator_level(room))
     results: dict[tuple[float, str], list[bool]] = {(db, v): [] for db in LEVELS
                                                      for v in voices}
-    latencies: list[float] = []
+    latencies: list[float] = []  # word end to silence in the capture
+    clocked: list[float] = []  # the same by the capture's and the speaker's clocks
     trials = []
     room.start()
     try:
@@ -472,18 +535,26 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     ended = room.say(clip)
                     spoken = ended - length + end
                     ok = acted(word, room, spoken - 0.5)
-                    stops = [t for t in room.mouth.stops if t > spoken - 0.5]
+                    stops = [(t, last) for t, last in zip(room.mouth.stops, room.mouth.silenced)
+                             if t > spoken - 0.5]
                     heard_at = room.heard_end(clip, end, spoken)
-                    latency = (stops[0] + room.mouth._player.latency - heard_at
-                               if ok and stops and heard_at is not None else None)
+                    silent = room.silent_from(stops[0][1]) if ok and stops else None
+                    latency = (silent - heard_at if silent is not None and heard_at is not None
+                               else None)
+                    by_clocks = (stops[0][0] + room.mouth._player.latency - heard_at
+                                 if ok and stops and heard_at is not None else None)
                     if latency is not None:
                         latencies.append(latency)
+                    if by_clocks is not None:
+                        clocked.append(by_clocks)
                     results[(db, voice)].append(ok)
                     trials.append((db, voice, word, began, spoken, ok, heard_at))
                     heard = [f"{h[2]} ({h[1]})" for h in room.ears.heard if h[0] > spoken - 0.5]
                     shown = [] if ok else [c[2][:50] for c in room.captions.since(spoken - 0.5)]
                     print(f"  {db:+.0f} dB {voice:18} {word:7} {'acted' if ok else 'MISSED'}"
                           + (f" {1000 * latency:.0f} ms" if latency is not None else "")
+                          + (f" ({1000 * by_clocks:.0f} ms by the clocks)"
+                             if by_clocks is not None else "")
                           + f"  heard {heard}; decoded {room.transcripts(began)}"
                           + (f"; shown {shown}" if shown else ""), flush=True)
     finally:
@@ -496,11 +567,15 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
         each = ", ".join(f"{v} {sum(results[(db, v)])}/{len(results[(db, v)])}" for v in voices)
         print(f"acted at {db:+.0f} dB: {sum(got)}/{len(got)} = "
               f"{100 * sum(got) / max(len(got), 1):.0f}% ({each})")
-    if latencies:
-        q = np.percentile(latencies, [50, 95]) * 1000
-        print(f"word end → narration stopped: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
-              f"(n={len(latencies)}; the word's end where the capture has it, to the speaker's "
-              f"stop call plus its output latency)")
+    for name, got, how in (
+            ("in the capture", latencies, "the word's end and the narration's last sound "
+             "both found in the raw capture"),
+            ("by the clocks", clocked, "the word's end on the capture's clock, to the "
+             "speaker's stop call plus its output latency on its own")):
+        if got:
+            q = np.percentile(got, [50, 95]) * 1000
+            print(f"word end → narration stopped, {name}: p50 {q[0]:.0f} ms, p95 {q[1]:.0f} ms "
+                  f"(n={len(got)}; {how})")
 
 
 def narrator_level(room: Room) -> float:

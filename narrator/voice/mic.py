@@ -1,9 +1,10 @@
 """Capture and endpointing: 16 kHz mono frames from a microphone, cut into utterances.
 
 ``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
-30 ms frames over a queue, each with the time it was captured; it counts overflows reported in
-the callback status, and shows each frame as captured to its ``tap`` (a level meter that must
-see the narrator's voice before it is cancelled). Given an echo canceller
+30 ms frames, put together from 10 ms blocks, over a queue, each with the time it was
+captured; it counts overflows reported in the callback status, and shows each frame as
+captured to its ``tap`` (a level meter that must see the narrator's voice before it is
+cancelled). Given an echo canceller
 (``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
 comes in, so cancellation keeps up with the sound even while a recogniser decoding holds up
 the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
@@ -42,6 +43,9 @@ from narrator.voice.echo import SampleClock
 
 RATE = 16000
 FRAME = 480  # samples: 30 ms
+BLOCK = 160  # samples: 10 ms, what the input stream hands over at a time (frames are put
+# together from them): PulseAudio holds two blocks back, so 30 ms blocks reached the ears
+# about 40 ms later than 10 ms ones (docs/barge-in.md, stop 45)
 #: over the narration, a frame is as loud as its gate or its heard level this many times
 #: (22 dB) down, whichever is louder: a word AEC3's suppressor takes whole still starts an
 #: utterance, while the narrator's residue (about 27 dB under its voice) does not
@@ -188,6 +192,30 @@ class Endpointer:
         return "start", audio
 
 
+class Framer:
+    """Blocks of captured audio put together into FRAME-long frames, each with the capture time
+    of its first sample."""
+
+    def __init__(self) -> None:
+        self._part = bytearray()  # the frame being put together
+        self._at = 0.0  # its capture time
+
+    def add(self, at: float, block: bytes, gap: bool = False) -> list[tuple[float, bytes]]:
+        """The frames ``block`` (captured from ``at``) completes; ``gap``: audio was lost
+        before it, so what was kept no longer leads up to it and is dropped."""
+        if gap:
+            self._part.clear()
+        if not self._part:
+            self._at = at
+        self._part += block
+        frames = []
+        while len(self._part) >= 2 * FRAME:
+            frames.append((self._at, bytes(self._part[:2 * FRAME])))
+            del self._part[:2 * FRAME]
+            self._at += FRAME / RATE
+        return frames
+
+
 class Mic:
     """A 16 kHz mono int16 input stream; ``read(timeout)`` gives one 30 ms frame or None."""
 
@@ -216,9 +244,10 @@ class Mic:
         self._opened_at = time.monotonic()
         self._heard_at: float | None = None
         self._clock = SampleClock(RATE, output=False)
+        self._framer = Framer()
         try:
             self._stream = streams.open_stream(lambda: sd.RawInputStream(
-                samplerate=RATE, blocksize=FRAME, device=device, channels=1, dtype="int16",
+                samplerate=RATE, blocksize=BLOCK, device=device, channels=1, dtype="int16",
                 callback=self._callback))
             streams.start_stream(self._stream)
         except (sd.PortAudioError, ValueError) as exc:
@@ -236,13 +265,19 @@ class Mic:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
+        for start, frame in self._framer.add(at, bytes(data), bool(status.input_overflow)):
+            self._hand_over(start, frame)
+
+    def _hand_over(self, at: float, frame: bytes) -> None:
+        """One whole frame, captured from ``at``: to the tap, then to the reader (through the
+        echo canceller when there is one)."""
         if self.tap is not None:
-            self.tap(bytes(data))
+            self.tap(frame)
         try:
             if self.echo is None:
-                self._frames.put_nowait((at, bytes(data), None))
+                self._frames.put_nowait((at, frame, None))
             else:
-                self._captured.put_nowait((at, bytes(data), self._clock.moved))
+                self._captured.put_nowait((at, frame, self._clock.moved))
         except queue.Full:
             self.dropped += 1
 

@@ -1,0 +1,77 @@
+"""The microphone's frames (narrator/voice/mic.py Framer, Mic): captured in 10 ms blocks, handed
+on as whole 30 ms frames, each with when it was captured, none lost or out of order."""
+
+import os
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+from audio_room import audio_room, missing_tools
+from narrator.voice.mic import BLOCK, FRAME, RATE, Framer, Mic, rms
+
+
+def block(value: int, samples: int = BLOCK) -> bytes:
+    return np.full(samples, value, np.int16).tobytes()
+
+
+def test_three_blocks_make_one_frame_stamped_when_its_first_sample_was_captured():
+    framer = Framer()
+    assert framer.add(10.00, block(1)) == []
+    assert framer.add(10.01, block(2)) == []
+    (at, frame), = framer.add(10.02, block(3))
+    assert at == 10.00
+    assert np.array_equal(np.frombuffer(frame, np.int16),
+                          np.repeat([1, 2, 3], BLOCK).astype(np.int16))
+
+
+def test_frames_follow_on_whatever_size_the_blocks_come_in():
+    framer = Framer()
+    got = framer.add(5.0, block(7, FRAME + FRAME // 2)) + framer.add(5.045, block(8, FRAME + FRAME // 2))
+    assert [at for at, _ in got] == pytest.approx([5.0, 5.03, 5.06])
+    samples = np.frombuffer(b"".join(f for _, f in got), np.int16)
+    assert list(samples[:FRAME + FRAME // 2]) == [7] * (FRAME + FRAME // 2)
+    assert list(samples[FRAME + FRAME // 2:]) == [8] * (FRAME + FRAME // 2)
+
+
+def test_after_lost_audio_the_frame_begins_again_with_the_next_block():
+    framer = Framer()
+    framer.add(1.00, block(1))
+    framer.add(1.01, block(1))
+    assert framer.add(1.50, block(2), gap=True) == []  # two blocks of the first were dropped
+    framer.add(1.51, block(2))
+    (at, frame), = framer.add(1.52, block(2))
+    assert at == 1.50 and set(np.frombuffer(frame, np.int16)) == {2}
+
+
+@pytest.mark.audio
+@pytest.mark.skipif(bool(missing_tools()), reason=f"PulseAudio tools missing: {missing_tools()}")
+def test_a_sound_played_in_the_room_reaches_the_ears_in_whole_frames_captured_30ms_apart(tmp_path):
+    beep = tmp_path / "beep.wav"
+    subprocess.run(["sox", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(beep),
+                    "synth", "0.3", "sine", "660", "vol", "0.5"], check=True)
+    with audio_room() as env:
+        mic = Mic("pulse")
+        try:
+            frames, times = [], []
+            began = time.monotonic()
+            played = False
+            while time.monotonic() - began < 3.0:
+                if not played and time.monotonic() - began > 1.0:
+                    subprocess.run(["paplay", str(beep)], env={**os.environ, **env},
+                                   check=True, timeout=30)
+                    played = True
+                frame = mic.read(timeout=0.1)
+                if frame is not None:
+                    frames.append(frame)
+                    times.append(mic.captured_until)
+        finally:
+            mic.close()
+    assert frames and {len(f) for f in frames} == {2 * FRAME}
+    steps = np.diff(times)
+    assert np.median(steps) == pytest.approx(FRAME / RATE, abs=0.001)
+    assert (steps > 0).all()  # in order
+    loud = [i for i, f in enumerate(frames) if rms(f) > 3000]
+    assert 8 <= len(loud) <= 12  # the 0.3 s beep, whole: ten frames, give or take its edges
+    assert loud == list(range(loud[0], loud[-1] + 1))  # none lost inside it
