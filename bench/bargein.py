@@ -144,31 +144,16 @@ def heard_end(capture: np.ndarray, starts: np.ndarray, clip: Path, end: float,
 
 def silent_from(capture: np.ndarray, starts: np.ndarray, last: float) -> float | None:
     """When the narration fell silent in the capture, on the capture's clock: ``last`` is when
-    the speaker says its last sample before the stop is heard (its own clock); the LAST_HEARD
-    seconds of sound it played up to its cut (``cut_near``) are found in the capture, as a
-    word is. Both ends of the latency are so measured in the one captured stream: the
-    capture's time stamps and the speaker's disagree by 10-100 ms, depending on the streams'
-    block sizes (docs/barge-in.md, stop 45)."""
-    end = cut_near(last)
-    played = PLAYED.read(end - LAST_HEARD, round(LAST_HEARD * RATE)).astype(np.float64)
+    the last sound played before the stop is heard, on the clock of what was played
+    (``PLAYED``); the LAST_HEARD seconds of it up to then are found in the capture, as a word
+    is. Both ends of the latency are so measured in the one captured stream: the capture's
+    time stamps and the speaker's disagree by 40-150 ms (docs/barge-in.md, stop 45)."""
+    played = PLAYED.read(last - LAST_HEARD, round(LAST_HEARD * RATE)).astype(np.float64)
     if not played.any():
         return None
-    began = located(capture, starts, played, end - LAST_HEARD, CLOCKS_APART,
+    began = located(capture, starts, played, last - LAST_HEARD, CLOCKS_APART,
                     CLOCKS_APART + LAST_HEARD)
     return None if began is None else began + LAST_HEARD
-
-
-def cut_near(last: float, slack: float = 0.1) -> float:
-    """When, on the speaker's clock, what it played falls silent for 10 ms or more, within
-    ``slack`` s of ``last`` (the nearest such cut); ``last`` when it does not."""
-    around = np.abs(PLAYED.read(last - slack, round(2 * slack * RATE)))
-    quiet = around <= 1e-4
-    run = RATE // 100
-    silent = np.convolve(quiet, np.ones(run), mode="valid") == run
-    cuts = [i for i in np.flatnonzero(silent) if i > 0 and not quiet[i - 1]]
-    if not cuts:
-        return last
-    return last - slack + min(cuts, key=lambda i: abs(i - slack * RATE)) / RATE
 
 
 class Levels:
@@ -193,7 +178,8 @@ class Watched:
     def __init__(self, speaker) -> None:
         self._speaker = speaker
         self.stops: list[float] = []
-        self.silenced: list[float] = []  # for each stop, when its last sample is heard
+        self.silenced: list[float] = []  # for each stop, when the last sound played before
+        # it is heard (on the clock of what was played)
         self.closed = False  # the bench closed the table: what it still says is not played
 
     def say(self, said, **how) -> None:
@@ -215,7 +201,7 @@ class Watched:
     def _stopped(self, how) -> None:
         self.stops.append(time.monotonic())
         how()
-        self.silenced.append(self._speaker._player.heard_until)
+        self.silenced.append(PLAYED.handed_until)
 
     @property
     def is_speaking(self) -> bool:
@@ -385,7 +371,7 @@ class Room:
         return None if got is None else heard_end(*got, clip, end, near)
 
     def silent_from(self, last: float) -> float | None:
-        """When the narration, its last sample heard at ``last`` on the speaker's clock, fell
+        """When the narration, its last sound heard at ``last`` (``PLAYED``'s clock), fell
         silent in the raw capture (``silent_from``), on the capture's clock."""
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline and (not self.measured.times

@@ -50,6 +50,17 @@ def test_what_was_played_is_read_back_for_the_time_it_was_heard_even_at_another_
     assert likeness > 0.95 and abs(lag) <= 40  # the resampler's own delay: a few ms
 
 
+def test_the_last_sample_handed_over_is_heard_when_the_reference_says_though_not_yet_in_it():
+    voice = np.ones(2 * 22050, np.float32)  # two seconds at 22.05 kHz, then silence
+    reference = played(voice, start=30.0, rate=22050, block=441)
+    until = reference.handed_until
+    assert until == pytest.approx(32.0, abs=0.002)
+    assert reference.read(until - 0.05, 800).min() < 0.5  # the resampler still holds its end
+    reference.write("player", np.zeros((2205, 1), np.float32), 22050, 32.0, 0.0)
+    ended = np.flatnonzero(reference.read(31.9, 3200) > 0.5)[-1] + 1
+    assert 31.9 + ended / RATE == pytest.approx(until, abs=0.002)  # once written, it ends then
+
+
 def test_two_players_are_mixed_and_nothing_played_reads_as_silence():
     voice, cue = speechlike(1.0, 2), speechlike(1.0, 3)
     reference = played(voice, start=10.0)

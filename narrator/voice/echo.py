@@ -92,6 +92,11 @@ class SampleClock:
         self._count += frames
         return at
 
+    @property
+    def end(self) -> float:
+        """The time the stream's last sample so far is heard (output) or captured (input)."""
+        return self.time_of(self._count)
+
     def time_of(self, sample: float) -> float:
         """The time of sample number ``sample`` of the stream (as anchored now)."""
         return self._anchor + sample / self.rate
@@ -154,6 +159,12 @@ class OutputReference:
             self._end = end
         first = max(start, self._end - size)
         self._ring[np.arange(first, end) % size] += samples[first - start:]
+
+    @property
+    def handed_until(self) -> float:
+        """The monotonic time the last sample the writers handed to their devices so far is
+        heard (a resampler may not have passed all of it to the ring yet); 0 before any."""
+        return max((clock.end for clock in list(self._clocks.values())), default=0.0)
 
     def read(self, at: float, count: int) -> np.ndarray:
         """``count`` samples heard from monotonic time ``at`` on (silence where none were)."""

@@ -110,6 +110,10 @@ TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead 
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
                     # (the listener's SURE_AT: an answer this sure is acted on at once)
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
+THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the cores, the
+# rest for the audio, the echo canceller and speech. On 2 cores one thread decodes an unsure
+# word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
+# on each other), and the encoder is no faster with two (docs/barge-in.md, stop 45)
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
 
@@ -170,7 +174,7 @@ class Whisper:
     denoise = False  # hears the raw microphone: RNNoise's artefacts cost Whisper more than the
     # noise does; cleaned audio is only a second opinion (``_decode_pcm``)
 
-    def __init__(self, model: str | None = None, threads: int = 2) -> None:
+    def __init__(self, model: str | None = None, threads: int = THREADS) -> None:
         path = model_dir(model)
         try:
             from faster_whisper import WhisperModel
