@@ -147,7 +147,7 @@ def silent_from(capture: np.ndarray, starts: np.ndarray, last: float) -> float |
     the last sound played before the stop is heard, on the clock of what was played
     (``PLAYED``); the LAST_HEARD seconds of it up to then are found in the capture, as a word
     is. Both ends of the latency are so measured in the one captured stream: the capture's
-    time stamps and the speaker's disagree by 40-150 ms (docs/barge-in.md, stop 45)."""
+    time stamps and the speaker's disagree by 40-150 ms (docs/barge-in.md, "Stop 44, afternoon")."""
     played = PLAYED.read(last - LAST_HEARD, round(LAST_HEARD * RATE)).astype(np.float64)
     if not played.any():
         return None

@@ -45,7 +45,7 @@ RATE = 16000
 FRAME = 480  # samples: 30 ms
 BLOCK = 160  # samples: 10 ms, what the input stream hands over at a time (frames are put
 # together from them): PulseAudio holds two blocks back, so 30 ms blocks reached the ears
-# about 40 ms later than 10 ms ones (docs/barge-in.md, stop 45)
+# about 40 ms later than 10 ms ones (docs/barge-in.md, "Stop 44, afternoon")
 #: over the narration, a frame is as loud as its gate or its heard level this many times
 #: (22 dB) down, whichever is louder: a word AEC3's suppressor takes whole still starts an
 #: utterance, while the narrator's residue (about 27 dB under its voice) does not

@@ -113,7 +113,7 @@ FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the cores, the
 # rest for the audio, the echo canceller and speech. On 2 cores one thread decodes an unsure
 # word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
-# on each other), and the encoder is no faster with two (docs/barge-in.md, stop 45)
+# on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon")
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
 
