@@ -23,7 +23,7 @@ itself as a laptop does at a table.
   the same way), p50/p95: both ends in the one captured stream, as the table hears them.
   Also printed as measured up to stop 44, "by the clocks": the word's end on the capture's
   clock to the stop call plus the output stream's latency on the speaker's (the two clocks
-  disagree by 10-100 ms). Each trial prints what the ears handed the loop (and in
+  disagree by 30-150 ms from run to run). Each trial prints what the ears handed the loop (and in
   which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
   confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
@@ -93,7 +93,7 @@ STATES = ("[reading]", "[listening]", PAUSED)
 AGAIN = "(again) "  # how the speaker captions a sentence said again
 LAST_HEARD = 0.8  # seconds of the narration before a stop that place its end in the capture
 CLOCKS_APART = 0.3  # seconds it is looked for either side of where the clocks put it (they
-# were 0.04-0.13 s apart)
+# were 0.03-0.15 s apart)
 LOUD = 0.01  # RMS (full scale 1) over which a block counts as the narrator's sound (clocks)
 
 
@@ -147,7 +147,8 @@ def silent_from(capture: np.ndarray, starts: np.ndarray, last: float) -> float |
     the last sound played before the stop is heard, on the clock of what was played
     (``PLAYED``); the LAST_HEARD seconds of it up to then are found in the capture, as a word
     is. Both ends of the latency are so measured in the one captured stream: the capture's
-    time stamps and the speaker's disagree by 40-150 ms (docs/barge-in.md, "Stop 44, afternoon")."""
+    time stamps and the speaker's disagree by 30-150 ms (docs/barge-in.md, "Stop 44,
+    afternoon")."""
     played = PLAYED.read(last - LAST_HEARD, round(LAST_HEARD * RATE)).astype(np.float64)
     if not played.any():
         return None
@@ -177,9 +178,8 @@ class Watched:
 
     def __init__(self, speaker) -> None:
         self._speaker = speaker
-        self.stops: list[float] = []
-        self.silenced: list[float] = []  # for each stop, when the last sound played before
-        # it is heard (on the clock of what was played)
+        #: (when it was told, when the last sound played before is heard: ``PLAYED``'s clock)
+        self.stops: list[tuple[float, float]] = []
         self.closed = False  # the bench closed the table: what it still says is not played
 
     def say(self, said, **how) -> None:
@@ -199,9 +199,9 @@ class Watched:
         self._stopped(self._speaker.skip)
 
     def _stopped(self, how) -> None:
-        self.stops.append(time.monotonic())
+        told = time.monotonic()
         how()
-        self.silenced.append(PLAYED.handed_until)
+        self.stops.append((told, PLAYED.handed_until))
 
     @property
     def is_speaking(self) -> bool:
@@ -416,7 +416,7 @@ def acted(word: str, room: Room, after: float) -> bool:
     # said again: the sentence playing cut, then captioned as said again (a passage already
     # being said again goes on captioned so: that alone is no sign)
     again = lambda c: (c[2].startswith(AGAIN)  # noqa: E731
-                       and any(after < t < c[0] for t in room.mouth.stops))
+                       and any(after < t < c[0] for t, _ in room.mouth.stops))
     want = {"pause": lambda c: c[2] == PAUSED, "next": asked, "stop": asked,
             "repeat": again}[word]
     return room.wait(want, after, ACT_WITHIN) is not None
@@ -521,8 +521,7 @@ def part_commands(env, out: Path, voices, engine: str) -> None:
                     ended = room.say(clip)
                     spoken = ended - length + end
                     ok = acted(word, room, spoken - 0.5)
-                    stops = [(t, last) for t, last in zip(room.mouth.stops, room.mouth.silenced)
-                             if t > spoken - 0.5]
+                    stops = [stop for stop in room.mouth.stops if stop[0] > spoken - 0.5]
                     heard_at = room.heard_end(clip, end, spoken)
                     silent = room.silent_from(stops[0][1]) if ok and stops else None
                     latency = (silent - heard_at if silent is not None and heard_at is not None

@@ -123,10 +123,9 @@ class OutputReference:
         stream underran before it (what was played before is heard earlier than this)."""
         mono = block.mean(axis=1) if block.ndim == 2 else block
         key = (id(writer), samplerate)
-        clock = self._clocks.get(key)
-        if clock is None:
-            clock = self._clocks[key] = SampleClock(samplerate, output=True)
+        clock = self._clocks.get(key) or SampleClock(samplerate, output=True)
         clock.stamp(now + ahead, len(mono), gap)
+        self._clocks[key] = clock  # only once anchored: ``handed_until`` may read it
         self.gaps += gap
         samples = self._resample(key, samplerate, mono.astype(np.float32))
         made = self._made.get(key, 0)

@@ -200,9 +200,9 @@ class Framer:
         self._part = bytearray()  # the frame being put together
         self._at = 0.0  # its capture time
 
-    def add(self, at: float, block: bytes, gap: bool = False) -> list[tuple[float, bytes]]:
-        """The frames ``block`` (captured from ``at``) completes; ``gap``: audio was lost
-        before it, so what was kept no longer leads up to it and is dropped."""
+    def add(self, at: float, block, gap: bool = False) -> list[tuple[float, bytes]]:
+        """The frames ``block`` (any buffer, captured from ``at``) completes; ``gap``: audio
+        was lost before it, so what was kept no longer leads up to it and is dropped."""
         if gap:
             self._part.clear()
         if not self._part:
@@ -265,7 +265,7 @@ class Mic:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
-        for start, frame in self._framer.add(at, bytes(data), bool(status.input_overflow)):
+        for start, frame in self._framer.add(at, data, bool(status.input_overflow)):
             self._hand_over(start, frame)
 
     def _hand_over(self, at: float, frame: bytes) -> None:
