@@ -1,5 +1,5 @@
 """Over the narration, a control the recogniser decoded ahead (at the speaker's first pause)
-and is sure of ends the utterance as soon as that decoding is back, not after the full quiet
+with the confidence that acts (sure or not) ends the utterance as soon as that decoding is back, not after the full quiet
 that ends any other: the reading stops sooner (issue 17's latency). An answer said over the
 narration, and any phrase while the narrator is quiet, still wait for the quiet: more may
 follow ("four ... and nine", "pause ... please"). A "please" heard on its own asks nothing."""
@@ -20,26 +20,34 @@ QUIET = Endpointer.end_frames * FRAME / RATE - 0.001  # what ends an utterance o
 
 
 class DecodingAhead(Scripted):
-    """Scripted, and decoding ahead like Whisper: from the pause on, sure of its transcript."""
+    """Scripted, and decoding ahead like Whisper: from the pause on, with its transcript's
+    confidence. ``clock``: when it began decoding ahead is kept (``began``)."""
+
+    def __init__(self, *heard: Heard, clock=None) -> None:
+        super().__init__(*heard)
+        self.clock, self.began = clock, []
 
     def start(self, grammar) -> None:
         super().start(grammar)
-        self.ahead = ""
+        self.ahead: Heard | None = None
 
     def prepare(self) -> None:
-        self.ahead = self.heard[0].text
+        self.ahead = self.heard[0]
+        if self.clock is not None:
+            self.began.append(self.clock())
 
     def discard(self) -> None:
-        self.ahead = ""
+        self.ahead = None
 
-    def decided(self) -> str:
-        return self.ahead
+    def decided(self, at: float) -> str:
+        return self.ahead.text if self.ahead and self.ahead.confidence >= at else ""
 
 
-def quiet_before_the_end(transcript: str, mode: str) -> tuple[float, object]:
+def quiet_before_the_end(transcript: str, mode: str,
+                         confidence: float = 1.0) -> tuple[float, object]:
     """Seconds of quiet after a word before the ears hand it on, and what it meant."""
     source = sounds([50] * 10 + [9000] * 20 + [50] * 40, seed=3)
-    ears = Ears(DecodingAhead(Heard(transcript, 1.0, 0.0)), source,
+    ears = Ears(DecodingAhead(Heard(transcript, confidence, 0.0)), source,
                 clock=lambda: source.seconds_read)
     got = ears.listen(DICE, mode=mode)
     assert got is not None
@@ -50,6 +58,29 @@ def test_over_the_narration_a_sure_control_ends_the_utterance_once_decoded_ahead
     waited, meaning = quiet_before_the_end("pause", "reading")
     assert meaning == Control("pause")
     assert waited <= 0.2 < QUIET
+
+
+def test_over_the_narration_an_unsure_control_that_acts_ends_it_as_soon_too():
+    """ "Pause" written "Follows." (0.17): it acts, so the reading need not wait the full
+    quiet for it."""
+    waited, meaning = quiet_before_the_end("pause", "reading", confidence=0.17)
+    assert meaning == Control("pause")
+    assert waited <= 0.2 < QUIET
+
+
+def test_over_the_narration_a_control_too_unsure_to_act_waits_for_the_quiet():
+    waited, _ = quiet_before_the_end("pause", "reading", confidence=0.05)
+    assert waited >= QUIET
+
+
+def test_over_the_narration_decoding_ahead_begins_after_a_shorter_quiet():
+    """90 ms of quiet over the narration, 120 ms elsewhere: an unsure command, whose decoding
+    takes longest, stops the reading sooner."""
+    for mode, quiet in (("reading", 0.09), ("asking", 0.12)):
+        source = sounds([50] * 10 + [9000] * 20 + [50] * 40, seed=3)
+        recognizer = DecodingAhead(Heard("pause", 0.3, 0.0), clock=lambda: source.seconds_read)
+        Ears(recognizer, source, clock=lambda: source.seconds_read).listen(DICE, mode=mode)
+        assert abs(recognizer.began[0] - WORD_ENDS - quiet) < 0.001, mode
 
 
 def test_an_answer_over_the_narration_waits_for_the_quiet_more_may_follow():

@@ -75,6 +75,9 @@ ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
+#: over the narration a pause (where decoding ahead starts) is 90 ms of quiet, not 120: a
+#: command the recogniser is unsure of stops the reading sooner (docs/barge-in.md, stop 45)
+READING_PAUSE_FRAMES = 3
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 
 
@@ -290,6 +293,8 @@ class Ears:
         deadline = None if timeout is None else self.clock() + timeout
         self.endpointer.spelling = mode == "spelling"
         self.endpointer.focusing = mode != "reading"  # the room there is the narrator's residue
+        self.endpointer.pause_frames = READING_PAUSE_FRAMES if mode == "reading" \
+            else Endpointer.pause_frames
         self.endpointer.hearing_room = not (  # the narrator's own voice is no room
             mode == "reading" and getattr(self.source, "echo", None) is None
             and getattr(self.source, "hears_narrator", True))
@@ -383,15 +388,17 @@ class Ears:
 
     def _complete(self) -> bool:
         """Whether the utterance so far is a whole phrase that cannot go on (end it sooner);
-        over the narration, also a control the recogniser already decoded ahead and is sure
-        of: the reading stops a decoding sooner, and a "please" after a pause that long is
-        heard on its own."""
+        over the narration, also a control the recogniser already decoded ahead with the
+        confidence that acts (sure or not): the reading stops sooner, and a "please" after a
+        pause that long is heard on its own."""
         if self._grammar is None:
             return False
         if self._grammar.complete(self.recognizer.partial()):
             return True
-        decided = getattr(self.recognizer, "decided", lambda: "")()
-        return self._grammar.speaking and bool(decided) and not self._grammar.answer(decided)
+        if not self._grammar.speaking or not hasattr(self.recognizer, "decided"):
+            return False
+        decided = self.recognizer.decided(ACCEPT_AT.get(self.recognizer.name, SURE_AT))
+        return bool(decided) and not self._grammar.answer(decided)
 
     def _window_open(self) -> bool:
         if self.listening != "push" or self.keys is None:

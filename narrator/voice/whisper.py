@@ -221,14 +221,14 @@ class Whisper:
         self._ahead = self._worker.submit(self._decode_pcm, b"".join(self._audio),
                                           self._grammar)
 
-    def decided(self) -> str:
-        """The phrase decoded ahead, once that decoding is back and sure of it (no second
-        opinion asked: SECOND_BELOW); "" until then, or when it is unsure or void."""
+    def decided(self, at: float = SECOND_BELOW) -> str:
+        """The phrase decoded ahead, once that decoding (and any second opinion) is back and
+        at least ``at`` confident of it; "" until then, or when it is less sure or void."""
         ahead = self._ahead
         if ahead is None or not ahead.done() or ahead.cancelled() or ahead.exception():
             return ""
         text, confidence, _, _ = ahead.result()
-        return text if confidence >= SECOND_BELOW else ""
+        return text if confidence >= at else ""
 
     def discard(self) -> None:
         """Speech went on after a pause: what was decoded ahead is not the utterance."""
