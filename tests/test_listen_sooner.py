@@ -21,11 +21,7 @@ QUIET = Endpointer.end_frames * FRAME / RATE - 0.001  # what ends an utterance o
 
 class DecodingAhead(Scripted):
     """Scripted, and decoding ahead like Whisper: from the pause on, with its transcript's
-    confidence. ``clock``: when it began decoding ahead is kept (``began``)."""
-
-    def __init__(self, *heard: Heard, clock=None) -> None:
-        super().__init__(*heard)
-        self.clock, self.began = clock, []
+    confidence."""
 
     def start(self, grammar) -> None:
         super().start(grammar)
@@ -33,8 +29,6 @@ class DecodingAhead(Scripted):
 
     def prepare(self) -> None:
         self.ahead = self.heard[0]
-        if self.clock is not None:
-            self.began.append(self.clock())
 
     def discard(self) -> None:
         self.ahead = None
@@ -71,16 +65,6 @@ def test_over_the_narration_an_unsure_control_that_acts_ends_it_as_soon_too():
 def test_over_the_narration_a_control_too_unsure_to_act_waits_for_the_quiet():
     waited, _ = quiet_before_the_end("pause", "reading", confidence=0.05)
     assert waited >= QUIET
-
-
-def test_over_the_narration_decoding_ahead_begins_after_a_shorter_quiet():
-    """90 ms of quiet over the narration, 120 ms elsewhere: an unsure command, whose decoding
-    takes longest, stops the reading sooner."""
-    for mode, quiet in (("reading", 0.09), ("asking", 0.12)):
-        source = sounds([50] * 10 + [9000] * 20 + [50] * 40, seed=3)
-        recognizer = DecodingAhead(Heard("pause", 0.3, 0.0), clock=lambda: source.seconds_read)
-        Ears(recognizer, source, clock=lambda: source.seconds_read).listen(DICE, mode=mode)
-        assert abs(recognizer.began[0] - WORD_ENDS - quiet) < 0.001, mode
 
 
 def test_an_answer_over_the_narration_waits_for_the_quiet_more_may_follow():

@@ -75,9 +75,6 @@ ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
-#: over the narration a pause (where decoding ahead starts) is 90 ms of quiet, not 120: a
-#: command the recogniser is unsure of stops the reading sooner (docs/barge-in.md, stop 45)
-READING_PAUSE_FRAMES = 3
 SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 
 
@@ -293,8 +290,6 @@ class Ears:
         deadline = None if timeout is None else self.clock() + timeout
         self.endpointer.spelling = mode == "spelling"
         self.endpointer.focusing = mode != "reading"  # the room there is the narrator's residue
-        self.endpointer.pause_frames = READING_PAUSE_FRAMES if mode == "reading" \
-            else Endpointer.pause_frames
         self.endpointer.hearing_room = not (  # the narrator's own voice is no room
             mode == "reading" and getattr(self.source, "echo", None) is None
             and getattr(self.source, "hears_narrator", True))
