@@ -21,14 +21,24 @@ QUIET = Endpointer.end_frames * FRAME / RATE - 0.001  # what ends an utterance o
 
 class DecodingAhead(Scripted):
     """Scripted, and decoding ahead like Whisper: from the pause on, with its transcript's
-    confidence."""
+    confidence (or, with ``aheads``, each decoding ahead with the next of those); ``clock``:
+    when each decoding ahead began is kept (``began``)."""
+
+    def __init__(self, *heard: Heard, aheads: tuple[Heard, ...] = (), clock=None) -> None:
+        super().__init__(*heard)
+        self.aheads, self.clock, self.began = list(aheads), clock, []
 
     def start(self, grammar) -> None:
         super().start(grammar)
         self.ahead: Heard | None = None
 
     def prepare(self) -> None:
-        self.ahead = self.heard[0]
+        self.ahead = self.aheads.pop(0) if self.aheads else self.heard[0]
+        if self.clock is not None:
+            self.began.append(self.clock())
+
+    def back(self) -> bool:
+        return self.ahead is not None
 
     def discard(self) -> None:
         self.ahead = None
@@ -65,6 +75,31 @@ def test_over_the_narration_an_unsure_control_that_acts_ends_it_as_soon_too():
 def test_over_the_narration_a_control_too_unsure_to_act_waits_for_the_quiet():
     waited, _ = quiet_before_the_end("pause", "reading", confidence=0.05)
     assert waited >= QUIET
+
+
+def decodings_ahead(mode: str, *aheads: Heard) -> list[float]:
+    """Seconds of quiet after a word when each decoding ahead of it began."""
+    source = sounds([50] * 10 + [9000] * 20 + [50] * 40, seed=3)
+    recognizer = DecodingAhead(Heard("pause", 0.3, 0.0), aheads=aheads,
+                               clock=lambda: source.seconds_read)
+    Ears(recognizer, source, clock=lambda: source.seconds_read).listen(DICE, mode=mode)
+    return [round(t - WORD_ENDS, 3) for t in recognizer.began]
+
+
+def test_over_the_narration_decoding_ahead_begins_after_a_shorter_quiet():
+    """90 ms of quiet over the narration, 120 ms elsewhere: an unsure command, whose decoding
+    takes longest, stops the reading sooner."""
+    assert decodings_ahead("reading") == [0.09]
+    assert decodings_ahead("asking") == [0.12]
+
+
+def test_over_the_narration_a_decoding_ahead_that_acts_on_nothing_is_done_again_at_120_ms():
+    """The soft end of a word may lie in the 30 ms between: a decoding back under the bar
+    (or an answer) is done again, once, on all that was heard by 120 ms of quiet."""
+    unsure, acts = Heard("pause", 0.05, 0.0), Heard("pause", 0.3, 0.0)
+    assert decodings_ahead("reading", unsure, unsure, unsure) == [0.09, 0.12]
+    assert decodings_ahead("reading", Heard("four", 0.9, 0.0), acts) == [0.09, 0.12]
+    assert decodings_ahead("reading", acts, acts) == [0.09]
 
 
 def test_an_answer_over_the_narration_waits_for_the_quiet_more_may_follow():

@@ -140,6 +140,11 @@ class Endpointer:
             return "pause", frame
         return ("resume" if paused and not self._quiet else "speech"), frame
 
+    @property
+    def quiet(self) -> int:
+        """Quiet frames since the utterance's last loud one."""
+        return self._quiet
+
     def _focus(self, frame: bytes, level: float) -> bytes:
         """The frame as the recogniser should hear it: silence where others talk around the
         table and the player's words stopped more than ``focus_frames`` ago (Whisper writes

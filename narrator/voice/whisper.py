@@ -230,6 +230,11 @@ class Whisper:
         text, confidence, _, _ = ahead.result()
         return text if confidence >= at else ""
 
+    def back(self) -> bool:
+        """Whether the decoding ahead is back (what ``finish`` would give)."""
+        ahead = self._ahead
+        return ahead is not None and ahead.done() and not ahead.cancelled()
+
     def discard(self) -> None:
         """Speech went on after a pause: what was decoded ahead is not the utterance."""
         if self._ahead is not None:
