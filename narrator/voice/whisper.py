@@ -224,10 +224,9 @@ class Whisper:
     def decided(self, at: float = SECOND_BELOW) -> str:
         """The phrase decoded ahead, once that decoding (and any second opinion) is back and
         at least ``at`` confident of it; "" until then, or when it is less sure or void."""
-        ahead = self._ahead
-        if ahead is None or not ahead.done() or ahead.cancelled() or ahead.exception():
+        if not self.back() or self._ahead.exception():
             return ""
-        text, confidence, _, _ = ahead.result()
+        text, confidence, _, _ = self._ahead.result()
         return text if confidence >= at else ""
 
     def back(self) -> bool:
