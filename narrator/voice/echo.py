@@ -45,9 +45,14 @@ FOLLOW = 0.004             # seconds of change worth following (AEC3 takes up le
 FORGET = 10.0              # seconds without the narrator found in the capture before it is
                            # taken to be inaudible there (headphones, another room)
 PARTS = 12                 # the linear filter's partitions of STEP samples (120 ms of echo path)
-MU = 0.5                   # its normalised step
+MU = 1.0                   # its normalised step
 CONVERGED = 10.0           # dB of echo it must take out before the recogniser hears its output
-SMOOTH = 0.01              # per 10 ms block: how fast its measure of that follows
+SMOOTH = 0.03              # per 10 ms block: how fast its measure of that follows
+EVIDENCE = 30              # blocks of echo alone that measure needs at least
+CHOOSE = 0.1               # per 10 ms block: how fast its two filters' comparison follows
+COPY = 0.7                 # the background filter's residual this share of the foreground's
+                           # (1.5 dB less) is copied to it
+BACKTRACK = 4.0            # ... this many times (6 dB more: misled by someone talking) is reset
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
                            # capture before the microphone is taken never to hear it (with FORGET)
 
@@ -277,23 +282,30 @@ def _level(x: np.ndarray) -> float:
 class LinearEcho:
     """The narrator's echo as a linear function of what it played, taken out of the capture:
     a partitioned-block frequency-domain NLMS filter (overlap-save, STEP-sample blocks, PARTS
-    partitions: the echo path's first PARTS × 10 ms after the aligned reference). Unlike AEC3's
-    suppressor it leaves what the table says over the narration whole, with the echo's
-    residue under it. Someone talking makes the residual louder than the echo the filter
-    predicts; the step then shrinks in proportion, so their voice does not teach it (double
-    talk). One partition's gradient is constrained per block, in turn (as Speex's MDF does)."""
+    partitions: the echo path's first PARTS × 10 ms after the aligned reference; each
+    partition's taps kept to its own 10 ms after every step). Unlike AEC3's suppressor it
+    leaves what the table says over the narration whole, with the echo's residue under it.
+
+    Two filters, as Speex's MDF has them: a background one learns at the full step all the
+    time, so it has the echo within a second or two of narration; the foreground one takes
+    its weights whenever it cancels clearly better (over the last ~100 ms), and the
+    foreground's output is the one handed on. Someone talking over the narration misleads the
+    background filter (their voice is no echo), so it then cancels worse, is not copied, and
+    is put back to the foreground's weights once it is clearly worse (BACKTRACK)."""
 
     def __init__(self, parts: int = PARTS, step: float = MU) -> None:
         self.parts, self.step = parts, step
-        self._weights = np.zeros((parts, STEP + 1), complex)
+        self._weights = np.zeros((parts, STEP + 1), complex)   # the background filter's
+        self._kept = self._weights.copy()                       # the foreground filter's
         self._spectra = np.zeros((parts, STEP + 1), complex)
         self._previous = np.zeros(STEP)
         self._power = np.full(STEP + 1, 1e-6)
-        self._turn = 0
+        self._left = self._trial = 0.0  # the foreground's and background's residual power
         self._before = self._after = 1e-12  # captured and residual power, echo alone (smoothed)
-        #: it has taken CONVERGED dB of the echo out, over a second or so in which its own
-        #: prediction said the narrator alone was heard (once: after that the blocks it would
-        #: make louder are what tells the echo moved)
+        self._measured = 0  # blocks of echo alone it was measured on
+        #: it has taken CONVERGED dB of the echo out, over the last third of a second or so
+        #: (at least EVIDENCE blocks) in which its own prediction said the narrator alone was
+        #: heard (once: after that the blocks it would make louder are what tells the echo moved)
         self.converged = False
 
     def cancel(self, far: np.ndarray, near: np.ndarray) -> np.ndarray:
@@ -302,24 +314,41 @@ class LinearEcho:
         self._previous = far
         self._spectra = np.roll(self._spectra, 1, axis=0)
         self._spectra[0] = spectrum
-        echo = np.fft.irfft((self._weights * self._spectra).sum(axis=0))[STEP:]
+        echo = self._echo(self._kept)
         residual = near - echo
+        trial = near - self._echo(self._weights)
+        self._left += CHOOSE * (float(np.mean(residual ** 2)) - self._left)
+        self._trial += CHOOSE * (float(np.mean(trial ** 2)) - self._trial)
+        if self._trial < COPY * self._left:
+            self._kept = self._weights.copy()
+            echo, residual, self._left = near - trial, trial, self._trial
+        elif self._trial > BACKTRACK * self._left:
+            self._weights = self._kept.copy()
+            trial, self._trial = residual, self._left
         self._power = 0.9 * self._power + 0.1 * np.abs(spectrum) ** 2
-        predicted, left = float(np.mean(echo ** 2)), float(np.mean(residual ** 2))
-        rate = self.step * (min(1.0, 2 * predicted / left) if predicted > 1e-7 and left > 0
-                            else 1.0)
-        if rate >= self.step / 2 and predicted > 1e-7 and not self.converged:  # echo alone
-            self._before += SMOOTH * (float(np.mean(near ** 2)) - self._before)
-            self._after += SMOOTH * (left - self._after)
-            self.converged = 10 * np.log10(self._before / self._after) >= CONVERGED
-        error = np.fft.rfft(np.concatenate([np.zeros(STEP), residual]))
-        self._weights += (rate * error / (self._power * self.parts + 1e-6)
+        self._measure(near, echo, residual)
+        error = np.fft.rfft(np.concatenate([np.zeros(STEP), trial]))
+        self._weights += (self.step * error / (self._power * self.parts + 1e-6)
                           * np.conj(self._spectra))
-        turn = self._turn = (self._turn + 1) % self.parts
-        taps = np.fft.irfft(self._weights[turn])
-        taps[STEP:] = 0.0
-        self._weights[turn] = np.fft.rfft(taps)
+        taps = np.fft.irfft(self._weights, axis=1)
+        taps[:, STEP:] = 0.0
+        self._weights = np.fft.rfft(taps, axis=1)
         return residual
+
+    def _echo(self, weights: np.ndarray) -> np.ndarray:
+        return np.fft.irfft((weights * self._spectra).sum(axis=0))[STEP:]
+
+    def _measure(self, near: np.ndarray, echo: np.ndarray, residual: np.ndarray) -> None:
+        """Whether it has converged, from the blocks its prediction says are echo alone (the
+        residual at most four times the echo it predicts)."""
+        predicted, left = float(np.mean(echo ** 2)), float(np.mean(residual ** 2))
+        if self.converged or predicted <= 1e-7 or left > 4 * predicted:
+            return
+        self._before += SMOOTH * (float(np.mean(near ** 2)) - self._before)
+        self._after += SMOOTH * (left - self._after)
+        self._measured += 1
+        self.converged = (self._measured >= EVIDENCE
+                          and 10 * np.log10(self._before / self._after) >= CONVERGED)
 
 
 class Cleaned(NamedTuple):
