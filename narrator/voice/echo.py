@@ -314,19 +314,10 @@ class LinearEcho:
         self._previous = far
         self._spectra = np.roll(self._spectra, 1, axis=0)
         self._spectra[0] = spectrum
-        echo = self._echo(self._kept)
-        residual = near - echo
-        trial = near - self._echo(self._weights)
-        self._left += CHOOSE * (float(np.mean(residual ** 2)) - self._left)
-        self._trial += CHOOSE * (float(np.mean(trial ** 2)) - self._trial)
-        if self._trial < COPY * self._left:
-            self._kept = self._weights.copy()
-            echo, residual, self._left = near - trial, trial, self._trial
-        elif self._trial > BACKTRACK * self._left:
-            self._weights = self._kept.copy()
-            trial, self._trial = residual, self._left
+        residual, trial = self._choose(near - self._echo(self._kept),
+                                       near - self._echo(self._weights))
         self._power = 0.9 * self._power + 0.1 * np.abs(spectrum) ** 2
-        self._measure(near, echo, residual)
+        self._measure(near, near - residual, residual)
         error = np.fft.rfft(np.concatenate([np.zeros(STEP), trial]))
         self._weights += (self.step * error / (self._power * self.parts + 1e-6)
                           * np.conj(self._spectra))
@@ -334,6 +325,20 @@ class LinearEcho:
         taps[:, STEP:] = 0.0
         self._weights = np.fft.rfft(taps, axis=1)
         return residual
+
+    def _choose(self, residual: np.ndarray, trial: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The foreground's and background's residuals for this block, once the foreground
+        has taken the background's weights (it cancels COPY better) or the background the
+        foreground's (it cancels BACKTRACK worse)."""
+        self._left += CHOOSE * (float(np.mean(residual ** 2)) - self._left)
+        self._trial += CHOOSE * (float(np.mean(trial ** 2)) - self._trial)
+        if self._trial < COPY * self._left:
+            self._kept, self._left = self._weights.copy(), self._trial
+            return trial, trial
+        if self._trial > BACKTRACK * self._left:
+            self._weights, self._trial = self._kept.copy(), self._left
+            return residual, residual
+        return residual, trial
 
     def _echo(self, weights: np.ndarray) -> np.ndarray:
         return np.fft.irfft((weights * self._spectra).sum(axis=0))[STEP:]
