@@ -161,16 +161,21 @@ def test_a_silent_microphone_is_known_deaf_to_the_narrator_only_after_seconds_of
 NARRATION_ONLY, BOTH = slice(5 * RATE, 9 * RATE), slice(9 * RATE, 12 * RATE)
 
 
+def a_room_echo(narration: np.ndarray, late: int) -> np.ndarray:
+    """``narration`` as a microphone hears it ``late`` samples after the reference the
+    canceller is fed: a direct path and two reflections."""
+    room = np.zeros(500, np.float32)
+    room[[0, 90, 400]] = [0.5, 0.25, -0.1]
+    echo = np.convolve(narration, room)[:len(narration)]
+    return np.concatenate([np.zeros(late, np.float32), echo])[:len(narration)]
+
+
 def a_room() -> tuple[OutputReference, np.ndarray, np.ndarray]:
     """What the narrator played from 100 s on, its echo in a room, and a player speaking
     over it from 9 s on: (reference, echo, player)."""
     narration, player = speechlike(12.0, 5), speechlike(12.0, 6) * 0.5
     reference = played(narration, start=100.0)
-    room = np.zeros(int(0.05 * RATE), np.float32)  # a room: a direct path and reflections
-    room[[0, 90, 400]] = [0.5, 0.25, -0.1]
-    delay = int(0.12 * RATE)
-    echo = np.convolve(narration, room)[:len(narration)]
-    echo = np.concatenate([np.zeros(delay, np.float32), echo])[:len(narration)]
+    echo = a_room_echo(narration, late=int(0.12 * RATE))
     talk = np.zeros_like(player)
     talk[BOTH] = player[BOTH]
     return reference, echo, talk

@@ -9,18 +9,9 @@ import pytest
 
 from narrator.voice.echo import RATE, STEP, EchoCanceller, LinearEcho
 
-from test_bargein_echo import cleaned, level_db, played, speechlike
+from test_bargein_echo import a_room_echo, cleaned, level_db, played, speechlike
 
 pytest.importorskip("livekit.rtc")
-
-
-def a_room_echo(narration: np.ndarray, late: int) -> np.ndarray:
-    """``narration`` as a microphone hears it ``late`` samples after the reference the filter
-    is fed: a direct path and two reflections."""
-    room = np.zeros(500, np.float32)
-    room[[0, 90, 400]] = [0.5, 0.25, -0.1]
-    echo = np.convolve(narration, room)[:len(narration)]
-    return np.concatenate([np.zeros(late, np.float32), echo])[:len(narration)]
 
 
 def through(linear: LinearEcho, far: np.ndarray, near: np.ndarray) -> np.ndarray:

@@ -1,8 +1,9 @@
 """Over the narration, a control the recogniser decoded ahead (at the speaker's first pause)
 with the confidence that acts (sure or not) ends the utterance as soon as that decoding is
-back, not after the full quiet that ends any other: the reading stops sooner (issue 17's latency). An answer said over the
-narration, and any phrase while the narrator is quiet, still wait for the quiet: more may
-follow ("four ... and nine", "pause ... please"). A "please" heard on its own asks nothing."""
+back, not after the full quiet that ends any other: the reading stops sooner (issue 17's
+latency). An answer said over the narration, and any phrase while the narrator is quiet,
+still wait for the quiet: more may follow ("four ... and nine", "pause ... please"). A
+"please" heard on its own asks nothing."""
 
 from __future__ import annotations
 

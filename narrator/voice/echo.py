@@ -317,7 +317,7 @@ class LinearEcho:
         residual, trial = self._choose(near - self._echo(self._kept),
                                        near - self._echo(self._weights))
         self._power = 0.9 * self._power + 0.1 * np.abs(spectrum) ** 2
-        self._measure(near, near - residual, residual)
+        self._measure(near, residual)
         error = np.fft.rfft(np.concatenate([np.zeros(STEP), trial]))
         self._weights += (self.step * error / (self._power * self.parts + 1e-6)
                           * np.conj(self._spectra))
@@ -343,10 +343,10 @@ class LinearEcho:
     def _echo(self, weights: np.ndarray) -> np.ndarray:
         return np.fft.irfft((weights * self._spectra).sum(axis=0))[STEP:]
 
-    def _measure(self, near: np.ndarray, echo: np.ndarray, residual: np.ndarray) -> None:
-        """Whether it has converged, from the blocks its prediction says are echo alone (the
-        residual at most four times the echo it predicts)."""
-        predicted, left = float(np.mean(echo ** 2)), float(np.mean(residual ** 2))
+    def _measure(self, near: np.ndarray, residual: np.ndarray) -> None:
+        """Whether it has converged, from the blocks its prediction (``near`` less
+        ``residual``) says are echo alone (the residual at most four times that echo)."""
+        predicted, left = float(np.mean((near - residual) ** 2)), float(np.mean(residual ** 2))
         if self.converged or predicted <= 1e-7 or left > 4 * predicted:
             return
         self._before += SMOOTH * (float(np.mean(near ** 2)) - self._before)
