@@ -20,7 +20,7 @@ def test_three_blocks_make_one_frame_stamped_when_its_first_sample_was_captured(
     framer = Framer()
     assert framer.add(10.00, block(1)) == []
     assert framer.add(10.01, block(2)) == []
-    (at, frame), = framer.add(10.02, block(3))
+    (at, frame, _), = framer.add(10.02, block(3))
     assert at == 10.00
     assert np.array_equal(np.frombuffer(frame, np.int16),
                           np.repeat([1, 2, 3], BLOCK).astype(np.int16))
@@ -29,8 +29,8 @@ def test_three_blocks_make_one_frame_stamped_when_its_first_sample_was_captured(
 def test_frames_follow_on_whatever_size_the_blocks_come_in():
     framer = Framer()
     got = framer.add(5.0, block(7, FRAME + FRAME // 2)) + framer.add(5.045, block(8, FRAME + FRAME // 2))
-    assert [at for at, _ in got] == pytest.approx([5.0, 5.03, 5.06])
-    samples = np.frombuffer(b"".join(f for _, f in got), np.int16)
+    assert [at for at, _, _ in got] == pytest.approx([5.0, 5.03, 5.06])
+    samples = np.frombuffer(b"".join(f for _, f, _ in got), np.int16)
     assert list(samples[:FRAME + FRAME // 2]) == [7] * (FRAME + FRAME // 2)
     assert list(samples[FRAME + FRAME // 2:]) == [8] * (FRAME + FRAME // 2)
 
@@ -41,8 +41,25 @@ def test_after_lost_audio_the_frame_begins_again_with_the_next_block():
     framer.add(1.01, block(1))
     assert framer.add(1.50, block(2), gap=True) == []  # two blocks of the first were dropped
     framer.add(1.51, block(2))
-    (at, frame), = framer.add(1.52, block(2))
+    (at, frame, _), = framer.add(1.52, block(2))
     assert at == 1.50 and set(np.frombuffer(frame, np.int16)) == {2}
+
+
+def test_a_frame_carries_the_clock_moves_of_its_own_time_not_of_its_last_block():
+    """The capture clock's stamps moved 120 ms on a frame's last block (PulseAudio's latency
+    grew; no sound lost). The frame keeps its first block's time, so it goes to the echo
+    canceller with the moves made by then: with the later one, the canceller read the
+    narration 120 ms off for it, and an estimate of the echo's delay in it undid the move for
+    half a second (the narrator came through whole; docs/barge-in.md, stop 47)."""
+    framer = Framer()
+    framer.add(3.00, block(1), moved=0.0)
+    framer.add(3.01, block(1), moved=0.0)
+    (at, _, moved), = framer.add(3.14, block(1), moved=0.12)
+    assert (at, moved) == (3.00, 0.0)
+    framer.add(3.15, block(2), moved=0.12)
+    framer.add(3.16, block(2), moved=0.12)
+    (at, _, moved), = framer.add(3.17, block(2), moved=0.12)
+    assert (at, moved) == (3.15, 0.12)
 
 
 @pytest.mark.audio

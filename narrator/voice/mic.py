@@ -199,23 +199,28 @@ class Endpointer:
 
 class Framer:
     """Blocks of captured audio put together into FRAME-long frames, each with the capture time
-    of its first sample."""
+    of its first sample and how far the capture clock's stamps had moved by then
+    (``SampleClock.moved``, which the echo canceller's delay follows: a move stamped on a later
+    block of the frame belongs with the next frame's time)."""
 
     def __init__(self) -> None:
         self._part = bytearray()  # the frame being put together
         self._at = 0.0  # its capture time
+        self._moved = 0.0  # the clock's moves by then
 
-    def add(self, at: float, block, gap: bool = False) -> list[tuple[float, bytes]]:
-        """The frames ``block`` (any buffer, captured from ``at``) completes; ``gap``: audio
-        was lost before it, so what was kept no longer leads up to it and is dropped."""
+    def add(self, at: float, block, gap: bool = False,
+            moved: float = 0.0) -> list[tuple[float, bytes, float]]:
+        """The frames ``block`` (any buffer, captured from ``at``, the clock's stamps moved
+        ``moved`` by then) completes, as (time, frame, moved); ``gap``: audio was lost before
+        it, so what was kept no longer leads up to it and is dropped."""
         if gap:
             self._part.clear()
         if not self._part:
-            self._at = at
+            self._at, self._moved = at, moved
         self._part += block
         frames = []
         while len(self._part) >= 2 * FRAME:
-            frames.append((self._at, bytes(self._part[:2 * FRAME])))
+            frames.append((self._at, bytes(self._part[:2 * FRAME]), self._moved))
             del self._part[:2 * FRAME]
             self._at += FRAME / RATE
         return frames
@@ -270,19 +275,20 @@ class Mic:
             self.overflows += 1
             print("narrator: microphone overflow (audio lost); is the machine busy?",
                   file=sys.stderr)
-        for start, frame in self._framer.add(at, data, bool(status.input_overflow)):
-            self._hand_over(start, frame)
+        for start, frame, moved in self._framer.add(at, data, bool(status.input_overflow),
+                                                    self._clock.moved):
+            self._hand_over(start, frame, moved)
 
-    def _hand_over(self, at: float, frame: bytes) -> None:
-        """One whole frame, captured from ``at``: to the tap, then to the reader (through the
-        echo canceller when there is one)."""
+    def _hand_over(self, at: float, frame: bytes, moved: float) -> None:
+        """One whole frame, captured from ``at`` (the clock's stamps moved ``moved`` by then):
+        to the tap, then to the reader (through the echo canceller when there is one)."""
         if self.tap is not None:
             self.tap(frame)
         try:
             if self.echo is None:
                 self._frames.put_nowait((at, frame, None))
             else:
-                self._captured.put_nowait((at, frame, self._clock.moved))
+                self._captured.put_nowait((at, frame, moved))
         except queue.Full:
             self.dropped += 1
 
