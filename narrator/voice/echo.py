@@ -53,6 +53,9 @@ CHOOSE = 0.1               # per 10 ms block: how fast its two filters' comparis
 COPY = 0.7                 # the background filter's residual this share of the foreground's
                            # (1.5 dB less) is copied to it
 BACKTRACK = 4.0            # ... this many times (6 dB more: misled by someone talking) is reset
+RECALL = round((WINDOW + EVERY) * RATE / STEP)  # blocks a delay follow takes the filter back:
+                           # the echo may have moved that long before the tracker saw it
+KEEP_EVERY = 25            # blocks between the weights kept for that
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
                            # capture before the microphone is taken never to hear it (with FORGET)
 
@@ -291,7 +294,11 @@ class LinearEcho:
     its weights whenever it cancels clearly better (over the last ~100 ms), and the
     foreground's output is the one handed on. Someone talking over the narration misleads the
     background filter (their voice is no echo), so it then cancels worse, is not copied, and
-    is put back to the foreground's weights once it is clearly worse (BACKTRACK)."""
+    is put back to the foreground's weights once it is clearly worse (BACKTRACK).
+
+    When the delay tracker follows a new lag (the echo moved, often while the narrator was
+    silent), both filters go back to the foreground's weights of RECALL blocks before
+    (``recall``): what they learnt since was learnt against a reference out of step."""
 
     def __init__(self, parts: int = PARTS, step: float = MU) -> None:
         self.parts, self.step = parts, step
@@ -303,6 +310,9 @@ class LinearEcho:
         self._left = self._trial = 0.0  # the foreground's and background's residual power
         self._before = self._after = 1e-12  # captured and residual power, echo alone (smoothed)
         self._measured = 0  # blocks of echo alone it was measured on
+        self._blocks = 0
+        #: (block, foreground weights) every KEEP_EVERY blocks once converged, for ``recall``
+        self._history: deque[tuple[int, np.ndarray]] = deque()
         #: it has taken CONVERGED dB of the echo out, over the last third of a second or so
         #: (at least EVIDENCE blocks) in which its own prediction said the narrator alone was
         #: heard (once: after that the blocks it would make louder are what tells the echo moved)
@@ -324,7 +334,30 @@ class LinearEcho:
         taps = np.fft.irfft(self._weights, axis=1)
         taps[:, STEP:] = 0.0
         self._weights = np.fft.rfft(taps, axis=1)
+        self._keep()
         return residual
+
+    def _keep(self) -> None:
+        """Keep the foreground's weights every KEEP_EVERY blocks once converged (before, they
+        are no better to go back to), and none older than the newest RECALL blocks old."""
+        self._blocks += 1
+        if self.converged and self._blocks % KEEP_EVERY == 0:
+            self._history.append((self._blocks, self._kept.copy()))
+        while len(self._history) > 1 and self._blocks - self._history[1][0] >= RECALL:
+            self._history.popleft()
+
+    def recall(self) -> None:
+        """The delay tracker followed a new lag: both filters go back to the foreground's
+        weights of at least RECALL blocks before, if any were kept, and compare afresh (the
+        smoothed residuals of the shifted blocks would have the foreground take the
+        background's shifted weights again at once). A follow soon after goes back to the
+        same weights."""
+        if not self._history or self._blocks - self._history[0][0] < RECALL:
+            return
+        _, weights = self._history[0]
+        self._kept, self._weights = weights.copy(), weights.copy()
+        self._left = self._trial = 0.0
+        self._history = deque([(self._blocks - RECALL, weights)])
 
     def _choose(self, residual: np.ndarray, trial: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The foreground's and background's residuals for this block, once the foreground
@@ -395,7 +428,10 @@ class EchoCanceller:
             self.delay.shift(moved - self._moved)
             self._moved = moved
         near = np.frombuffer(frame, np.int16)
+        lag = self.delay.seconds
         self.delay.observe(near.astype(np.float32) / 32768.0, at)
+        if self.delay.seconds != lag:
+            self.linear.recall()
         if not self.delay.audible(at):
             return Cleaned(frame, frame)
         lead = round(LEAD * RATE)  # one read: the echo's own span, and LEAD ahead of it
