@@ -285,6 +285,8 @@ class Room:
         self.env = env
         self.ears = Injected(LiveEars(make_ears(Settings(input_device="pulse",
                                                          engine=engine))))
+        source = self.ears.ears.voice.source  # measured from the microphone's first frames
+        self.measured = source.echo = Measured(source.echo)
         self.mouth = Watched(Speaker(Settings(output_device="pulse")))
         self.captions = Captions()
         self.decoded: list[tuple[float, object]] = []  # (when, Heard): every decoding
@@ -305,7 +307,6 @@ class Room:
             return heard
 
         voice.recognizer.finish = traced
-        self.measured = voice.source.echo = Measured(voice.source.echo)
         self.read_track_1()
 
     def read_track_1(self) -> bool:
@@ -429,15 +430,27 @@ def pcm(frame: bytes) -> np.ndarray:
 
 class Measured:
     """A canceller, keeping what it took in and gave out (with the time each frame was
-    captured) and its CPU."""
+    captured) and its CPU, and what its reference was fed and when (to run it again on the
+    same input: ``feed``)."""
 
     def __init__(self, inner: EchoCanceller) -> None:
         self.inner = inner
         self.recent = inner.recent
         self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
         self.cpu = 0.0
+        self.calls: list[tuple] = []    # (called, at, moved) per frame
+        self.writes: list[tuple] = []   # (called, writer, samplerate, now, ahead, gap, block)
+        write = inner.reference.write
+
+        def recorded(writer, block, samplerate, now, ahead, gap=False):
+            self.writes.append((time.monotonic(), id(writer), samplerate, now, ahead, gap,
+                                np.array(block, np.float32)))
+            write(writer, block, samplerate, now, ahead, gap)
+
+        inner.reference.write = recorded
 
     def clean(self, frame: bytes, at: float, moved: float = 0.0) -> Cleaned:
+        self.calls.append((time.monotonic(), at, moved))
         start = time.thread_time()
         cleaned = self.inner.clean(frame, at, moved)
         self.cpu += time.thread_time() - start
@@ -461,7 +474,20 @@ class Measured:
             sf.write(out / f"{name}_{kind}.wav", sound / 32768, 16000)
         np.save(out / f"{name}_times.npy", np.array(pick(self.times)))
         sf.write(out / f"{name}_played.wav", np.concatenate(pick(self.played)), 16000)
+        self.feed(out / f"{name}_feed.npz")
         return raw, clean, heard
+
+    def feed(self, path: Path) -> None:
+        """What the canceller was given, in the order it came: every frame (int16) with its
+        call time, capture time and clock move, and every write to the reference (its call
+        time, arguments and samples, mono)."""
+        writes = list(self.writes)
+        mono = [w[6].mean(axis=1) if w[6].ndim == 2 else w[6] for w in writes]
+        frames = np.concatenate(self.raw[:len(self.calls)]).astype(np.int16)
+        np.savez_compressed(path, calls=np.array(self.calls, float), frames=frames,
+                            writes=np.array([w[:6] for w in writes], float),
+                            lengths=np.array([len(m) for m in mono], int),
+                            samples=np.concatenate(mono or [np.zeros(0, np.float32)]))
 
 
 def part_erle(env, out: Path) -> None:
