@@ -1,7 +1,7 @@
 """Barge-in benchmark: the table talking over the narrator in a PulseAudio room.
 
     python bench/bargein.py [--part erle|commands|idle|clocks|replay|all] [--voices N|V1,V2,...]
-                            [--engine NAME] [--idle-minutes M] [--out DIR]
+                            [--engine NAME] [--idle-minutes M] [--out DIR] [--recancel]
 
 The room (tests/audio_room.py) is one null sink: the narrator plays Slow Burn into it, the
 players' synthesized voices are mixed into it with ``paplay`` (their speech as loud as the
@@ -27,7 +27,8 @@ itself as a laptop does at a table.
   which mode), what the recogniser decoded meanwhile (free text -> the phrase chosen,
   confidence, utterance length) and, when it missed, the captions shown; the capture before
   and after the canceller, what was played and the trials are kept in ``--out``
-  (commands_*.wav/.npy, with what the narrator said when: commands_said.npy).
+  (commands_*.wav/.npy, with what the narrator said when: commands_said.npy, and what the
+  canceller was fed: commands_feed.npz).
 * ``replay`` (not in ``all``; no room): the ``commands`` recording in ``--out`` again, offline,
   through the ears as the code has them now (the frames the recogniser heard, AEC3's output
   for the endpointer, the capture times, and the narrator's timed words for the guard): the
@@ -35,7 +36,10 @@ itself as a laptop does at a table.
   handed to the loop away from the words. It reproduces a run's outcome in a couple of minutes,
   so a change to the endpointer, recogniser or guard can be tried on many runs before one is
   played again. (The loop's own reactions are not replayed: what a trial's command would have
-  stopped goes on in the recording.)
+  stopped goes on in the recording.) With ``--recancel`` the capture goes through the echo
+  canceller as the code has it now first, fed exactly as in the run (commands_feed.npz: every
+  frame and every write to the reference, in the order they came; the same code gives the
+  same samples), so a change to the canceller can be tried on recordings too.
 * ``idle``: the loop reads with nobody speaking for ``--idle-minutes`` (Track 1 again from its
   start whenever it reaches the question); every utterance the ears hand to the loop (a
   command acted on, an answer held or "didn't catch that") is a self-trigger; the count is
@@ -74,7 +78,7 @@ from narrator.script.loader import find_script, load_script  # noqa: E402
 from narrator.session.game import Session  # noqa: E402
 from narrator.session.loop import PAUSED, Table  # noqa: E402
 from narrator.settings import Settings  # noqa: E402
-from narrator.voice.echo import PLAYED, Cleaned, EchoCanceller  # noqa: E402
+from narrator.voice.echo import PLAYED, Cleaned, EchoCanceller, OutputReference  # noqa: E402
 from narrator.voice.echo_likeness import Recent  # noqa: E402
 from narrator.voice.asr import load_recognizer  # noqa: E402
 from narrator.voice.listener import Ears  # noqa: E402
@@ -692,11 +696,14 @@ class Recorded:
     heard while the narrator was audible is kept with its echo's reference, as the canceller
     keeps it (``echo_likeness``)."""
 
-    def __init__(self, out: Path) -> None:
-        heard, _ = sf.read(out / "commands_heard.wav", dtype="int16")
-        gate, _ = sf.read(out / "commands_clean.wav", dtype="int16")
+    def __init__(self, out: Path, recancel: bool = False) -> None:
+        if recancel:
+            heard, gate, self._times = recancelled(out)
+        else:
+            heard, _ = sf.read(out / "commands_heard.wav", dtype="int16")
+            gate, _ = sf.read(out / "commands_clean.wav", dtype="int16")
+            self._times = np.load(out / "commands_times.npy", allow_pickle=True).astype(float)
         self._played, _ = sf.read(out / "commands_played.wav", dtype="float32")
-        self._times = np.load(out / "commands_times.npy", allow_pickle=True).astype(float)
         self.starts = self._times[:, 0]
         self._heard, self._gate = heard, gate
         self._next = 0
@@ -723,16 +730,44 @@ class Recorded:
         return self.recent.likeness(start, end)
 
 
-def part_replay(out: Path, engine: str) -> None:
+def recancelled(out: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``commands`` run in ``out`` through the echo canceller as it is now, fed exactly as
+    it was (commands_feed.npz: frames and writes to the reference in the order they came):
+    what the recogniser heard and AEC3's output (int16), and each frame's capture time, delay
+    and whether the narrator was audible."""
+    feed = dict(np.load(out / "commands_feed.npz"))
+    calls, writes, frames, samples = feed["calls"], feed["writes"], feed["frames"], feed["samples"]
+    starts = np.concatenate([[0], np.cumsum(feed["lengths"])])
+    reference = OutputReference()
+    canceller = EchoCanceller(reference)
+    writers: dict[float, object] = {}
+    heard, gate, times = [], [], []
+    for _, is_frame, i in sorted([(w[0], False, i) for i, w in enumerate(writes)]
+                                 + [(c[0], True, k) for k, c in enumerate(calls)]):
+        if not is_frame:
+            _, writer, rate, now, ahead, gap = writes[i]
+            reference.write(writers.setdefault(writer, object()),
+                            samples[starts[i]:starts[i + 1]], int(rate), now, ahead, bool(gap))
+            continue
+        _, at, moved = calls[i]
+        got = canceller.clean(frames[i * FRAME:(i + 1) * FRAME].tobytes(), at, moved)
+        heard.append(np.frombuffer(got.heard, np.int16))
+        gate.append(np.frombuffer(got.gate, np.int16))
+        times.append((at, canceller.delay.seconds, canceller.delay.audible(at)))
+    return np.concatenate(heard), np.concatenate(gate), np.array(times)
+
+
+def part_replay(out: Path, engine: str, recancel: bool = False) -> None:
     """The ``commands`` recording in ``out`` through the ears as they are now, offline: the
     same frames, gate and capture times and what the narrator said when (the guard's echo;
-    none in a recording made before it was kept), in minutes instead of a run."""
+    none in a recording made before it was kept), in minutes instead of a run; ``recancel``:
+    the frames through the echo canceller as it is now first (``recancelled``)."""
     session = slow_burn()
     list(session.opening())
     recognizer, notice = load_recognizer(engine)
     if notice:
         print(notice)
-    source = Recorded(out)
+    source = Recorded(out, recancel)
     ears = Ears(recognizer, source)
     said = out / "commands_said.npy"
     log = sorted(map(list, np.load(said, allow_pickle=True)) if said.exists() else [],
@@ -784,6 +819,8 @@ def main() -> None:
     parser.add_argument("--engine", default="whisper")
     parser.add_argument("--idle-minutes", type=float, default=3.0)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--recancel", action="store_true",
+                        help="replay: run the echo canceller again on the recorded feed")
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bargein-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -791,7 +828,7 @@ def main() -> None:
     os.environ.setdefault("NARRATOR_CACHE", str(out / "cache"))
     voices = player_voices(args.voices)
     if args.part == "replay":
-        part_replay(out, args.engine)
+        part_replay(out, args.engine, args.recancel)
         return
     with audio_room() as env:
         if args.part in ("erle", "all"):
