@@ -468,8 +468,9 @@ class Measured:
     def save(self, out: Path, name: str, span: tuple[float, float] | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The capture (raw), AEC3's output (clean), the linear filter's (heard) and what was
-        played as WAVs in ``out`` (and the frames' times, .npy); the first three arrays.
-        ``span``: only the frames captured between its two times."""
+        played as WAVs in ``out`` (and the frames' times, .npy; without ``span``, what it was
+        fed: ``feed``); the first three arrays. ``span``: only the frames captured between
+        its two times."""
         keep = [span is None or span[0] <= at <= span[1] for at, *_ in self.times]
         pick = lambda frames: [f for f, k in zip(frames, keep) if k] or [np.zeros(1)]  # noqa: E731
         raw, clean, heard = (np.concatenate(pick(sound))
@@ -478,7 +479,8 @@ class Measured:
             sf.write(out / f"{name}_{kind}.wav", sound / 32768, 16000)
         np.save(out / f"{name}_times.npy", np.array(pick(self.times)))
         sf.write(out / f"{name}_played.wav", np.concatenate(pick(self.played)), 16000)
-        self.feed(out / f"{name}_feed.npz")
+        if span is None:
+            self.feed(out / f"{name}_feed.npz")
         return raw, clean, heard
 
     def feed(self, path: Path) -> None:
