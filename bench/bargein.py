@@ -487,10 +487,11 @@ class Measured:
         """What the canceller was given, in the order it came: every frame (int16) with its
         call time, capture time and clock move, and every write to the reference (its call
         time, arguments and samples, mono)."""
-        writes = list(self.writes)
+        writes, frames = list(self.writes), list(self.raw)
+        calls = self.calls[:len(frames)]  # a frame being cleaned has its call, not its samples
         mono = [w[6].mean(axis=1) if w[6].ndim == 2 else w[6] for w in writes]
-        frames = np.concatenate(self.raw[:len(self.calls)]).astype(np.int16)
-        np.savez_compressed(path, calls=np.array(self.calls, float), frames=frames,
+        np.savez_compressed(path, calls=np.array(calls, float),
+                            frames=np.concatenate(frames).astype(np.int16),
                             writes=np.array([w[:6] for w in writes], float),
                             lengths=np.array([len(m) for m in mono], int),
                             samples=np.concatenate(mono or [np.zeros(0, np.float32)]))
