@@ -156,6 +156,34 @@ def test_whisper_decoding_ahead_is_sure_of_a_clear_command_before_the_utterance_
     assert whisper.decided() == "stop" and whisper.finish().text == "stop"
 
 
+def test_a_spelling_that_begins_another_is_scored_off_its_steps_as_it_would_be_alone(
+        clip_dir, whisper, monkeypatch):
+    """Scoring the phrases an unsure word may be is half an unsure decoding; "Pause" is read
+    off the steps of "Pause." (one sequence, not two) and scores what it scores alone."""
+    samples = clips.spoken(clips.make_clip(clip_dir, "pause", "pause", "flite:awb"))
+    speech = np.asarray(whisper._encode(np.frombuffer(samples, np.int16) / 32768))[:, :100]
+    head = list(whisper._tok.sot_sequence) + [whisper._tok.no_timestamps]
+    texts = [["Pause.", "Pause"], ["Force."], ["Stop.", "Stop"], ["Pause"]]
+    alone = [whisper._score(speech, head, [[spelling]])[0]
+             for spellings in texts for spelling in spellings]
+    batches = []
+
+    class Counted:  # the model, counting the sequences each generate call decodes
+        def __getattr__(self, name):
+            return getattr(model, name)
+
+        def generate(self, features, prompts, **how):
+            batches.append(len(prompts))
+            return model.generate(features, prompts, **how)
+
+    model = whisper._model.model
+    monkeypatch.setattr(whisper._model, "model", Counted())
+    together = whisper._score(speech, head, texts)
+    assert batches == [3]  # "Pause.", "Force.", "Stop."
+    assert together == pytest.approx([max(alone[0:2]), alone[2], max(alone[3:5]), alone[5]],
+                                     abs=1e-3)
+
+
 def test_the_ears_held_to_the_games_tracks_hear_thirteen_not_thirty(clip_dir, whisper):
     """Whisper writes this voice's "skip to track thirteen" as "Skip to track 30."; in a game of
     19 tracks (Slow Burn) thirty is nothing a player could mean, and thirteen is heard."""

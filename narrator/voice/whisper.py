@@ -375,23 +375,36 @@ class Whisper:
         spellings in one batch: CTranslate2 forces a prompt's tokens after the start of the
         transcript and returns their log probabilities, then those of the steps after (the
         first is the end). ``max_length`` is measured: len(head) + 2n gives n + 1 steps, the
-        longest text and its end, and no step more (a batch decodes as long as its longest)."""
+        longest text and its end, and no step more (a batch decodes as long as its longest).
+        A spelling whose tokens begin another's ("Pause" of "Pause.") is read off that one's
+        steps (the decoder looks back only): a batch half as large, the same scores."""
         import ctranslate2
 
-        forms = [(i, self._tok.encode(" " + s)) for i, spellings in enumerate(texts)
+        forms = [(i, tuple(self._tok.encode(" " + s))) for i, spellings in enumerate(texts)
                  for s in spellings]
-        longest = max(len(ids) for _, ids in forms)
-        batch = np.ascontiguousarray(np.repeat(encoded, len(forms), axis=0))
+        runs = _longest(ids for _, ids in forms)
+        longest = max(len(ids) for ids in runs)
+        batch = np.ascontiguousarray(np.repeat(encoded, len(runs), axis=0))
         results = self._model.model.generate(
-            ctranslate2.StorageView.from_array(batch), [head + ids for _, ids in forms],
+            ctranslate2.StorageView.from_array(batch), [head + list(ids) for ids in runs],
             beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest,
             suppress_tokens=[], suppress_blank=False)
+        steps = {ids: [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
+                 for ids, result in zip(runs, results)}
         best = [-np.inf] * len(texts)
-        for (i, ids), result in zip(forms, results):
-            steps = [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
-            words = sum(float(steps[k][t]) for k, t in enumerate(ids))
-            best[i] = max(best[i], words + float(steps[len(ids)][self._tok.eot]))
+        for i, ids in forms:
+            run = next(steps[run] for run in runs if run[:len(ids)] == ids)
+            words = sum(float(run[k][t]) for k, t in enumerate(ids))
+            best[i] = max(best[i], words + float(run[len(ids)][self._tok.eot]))
         return best
+
+
+def _longest(sequences) -> list[tuple[int, ...]]:
+    """The token sequences that begin no other one (each once, in order): every sequence is
+    one of them or begins one."""
+    every = list(dict.fromkeys(sequences))
+    return [ids for ids in every
+            if not any(len(o) > len(ids) and o[:len(ids)] == ids for o in every)]
 
 
 def choose(candidates: list[str], scores: list[float], free: float, transcript: str,
