@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import clips
 from narrator.voice.echo import RATE, STEP, EchoCanceller, LinearEcho
 
 from test_bargein_echo import a_room_echo, cleaned, level_db, played, speechlike
@@ -35,6 +36,33 @@ def test_the_recogniser_hears_the_linear_filter_within_a_second_of_finding_the_e
     assert linear and linear[0] < 2.0 * RATE, "the linear filter's output is heard from then"
     later = slice(3 * RATE, 6 * RATE)
     assert level_db(echo[later]) - level_db(heard[later]) > 25
+
+
+NARRATED = ("Track one. Introduction. Welcome, and thank you for playing. You are a spy, or at "
+            "least you were, until someone got you burned.",
+            "The job is simple. Get into the embassy, find the ledger, and get out before the "
+            "guards change shift at midnight.")
+SPEAKERS = ("flite:slt", "flite:kal16", "espeak:en-us", "espeak:en-gb")
+
+
+@pytest.mark.audio  # synthesizes speech
+@pytest.mark.skipif(bool(clips.missing_tools(SPEAKERS)),
+                    reason=f"needs {', '.join(clips.missing_tools(SPEAKERS))}")
+def test_a_spoken_narration_is_taken_well_down_in_its_first_seconds(tmp_path):
+    """A table's first word may come two or three seconds into the narration. Over real
+    speech (pauses between words and sentences, unlike noise) the filter learns as a Kalman
+    filter does: the echo 17 dB down on average from 0.5 s to 2 s (13 dB with the NLMS step
+    it replaced, which overshot where a sentence trailed off)."""
+    down = []
+    for voice in SPEAKERS:
+        for text in NARRATED:
+            clip = clips.make_clip(tmp_path, text, "narration", voice)
+            narration = np.frombuffer(clips.spoken(clip), np.int16).astype(np.float32) / 32768
+            echo = a_room_echo(narration, late=300)
+            out = through(LinearEcho(), narration, echo)
+            early = slice(RATE // 2, 2 * RATE)
+            down.append(level_db(echo[early]) - level_db(out[early]))
+    assert np.mean(down) > 15.5, [round(d, 1) for d in down]
 
 
 def test_what_it_learnt_outlasts_a_player_talking_over_the_narration():

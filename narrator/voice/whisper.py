@@ -35,7 +35,8 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    weighed without the rivals that are answers its transcript carries nothing of ("first"
    for "BORSE", "new" for "next."): those are filler there, never acted on. Scoring
    cross-attends to the speech and one second after it only (the rest of the window is
-   padding): a third of the work, same scores.
+   padding): a third of the work, same scores; and a spelling whose tokens begin another's
+   ("Pause" of "Pause.") is read off that one's steps: half the batch, same scores.
 
 4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
