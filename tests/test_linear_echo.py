@@ -49,10 +49,9 @@ SPEAKERS = ("flite:slt", "flite:kal16", "espeak:en-us", "espeak:en-gb")
 @pytest.mark.skipif(bool(clips.missing_tools(SPEAKERS)),
                     reason=f"needs {', '.join(clips.missing_tools(SPEAKERS))}")
 def test_a_spoken_narration_is_taken_well_down_in_its_first_seconds(tmp_path):
-    """A table's first word may come two or three seconds into the narration. Over real
-    speech (pauses between words and sentences, unlike noise) the filter learns as a Kalman
-    filter does: the echo 17 dB down on average from 0.5 s to 2 s (13 dB with the NLMS step
-    it replaced, which overshot where a sentence trailed off)."""
+    """A table's first word may come two or three seconds into the narration. Over spoken
+    sentences the filter learns as a Kalman filter does: the echo 17 dB down on average from
+    0.5 s to 2 s (13.4 dB with the NLMS step it replaced)."""
     down = []
     for voice in SPEAKERS:
         for text in NARRATED:

@@ -394,9 +394,9 @@ class Whisper:
                  for ids, result in zip(runs, results)}
         best = [-np.inf] * len(texts)
         for i, ids in forms:
-            run = next(steps[run] for run in runs if run[:len(ids)] == ids)
-            words = sum(float(run[k][t]) for k, t in enumerate(ids))
-            best[i] = max(best[i], words + float(run[len(ids)][self._tok.eot]))
+            held = next(steps[run] for run in runs if run[:len(ids)] == ids)
+            words = sum(float(held[k][t]) for k, t in enumerate(ids))
+            best[i] = max(best[i], words + float(held[len(ids)][self._tok.eot]))
         return best
 
 
