@@ -313,7 +313,6 @@ class LinearEcho:
     (``recall``): what they learnt since was learnt against a reference out of step."""
 
     def __init__(self, parts: int = PARTS) -> None:
-        self.parts = parts
         self._weights = np.zeros((parts, STEP + 1), complex)   # the background filter's
         self._kept = self._weights.copy()                       # the foreground filter's
         self._doubt = np.full((parts, STEP + 1), DOUBT)         # the background's uncertainty
