@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 
 from narrator.events import ANSWERS
 from narrator.understand import template as t
-from narrator.understand.expect import AcceptText, AcceptWords, Expectation
+from narrator.understand.expect import AcceptDice, AcceptText, AcceptWords, Expectation
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
 from narrator.understand.phrases import (
     AWAITED_CONTROL, MAX_TRACK, WAKE_WORD, is_free, phrases as live_phrases,
 )
-from narrator.understand.words import normalise
+from narrator.understand.words import normalise, spoken
 
 
 @dataclass(frozen=True)
@@ -69,19 +69,23 @@ class Grammar:
             return []
         return nearest(self.root, words, limit)
 
-    def awaited(self, limit: int = 6) -> list[str]:
+    def awaited(self, limit: int = 6, faces: int = 12) -> list[str]:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
-        "worse", "none"), and the control the mode waits for ("resume" while paused). A
-        recogniser that scores candidates weighs these whatever it transcribed ("harm"
-        written "Time.")."""
+        "worse", "none"), while asking for one die of at most ``faces`` sides its faces, and
+        the control the mode waits for ("resume" while paused). A recogniser that scores
+        candidates weighs these whatever it transcribed ("harm" written "Time.", espeak-ng's
+        "nine" written "Yeah, I")."""
         if self.free:
             return []
-        words = [w for p in live_phrases(self.expectation, self.mode)
-                 if isinstance(p.accept, AcceptWords)
+        live = live_phrases(self.expectation, self.mode)
+        words = [w for p in live if isinstance(p.accept, AcceptWords)
                  for w in map(normalise, p.accept.words) if len(w.split()) == 1]
-        whole = (form for w in (words if len(words) <= limit else [])
-                 for form in (w, f"{WAKE_WORD} {w}"))
+        words = words if len(words) <= limit else []
+        words += [spoken(n) for p in live if self.mode == "asking"
+                  and isinstance(p.accept, AcceptDice) and p.accept.max_count == 1
+                  and p.accept.sides <= faces for n in range(1, p.accept.sides + 1)]
+        whole = (form for w in words for form in (w, f"{WAKE_WORD} {w}"))
         return list(dict.fromkeys([p for p in whole if self.matches(p)]
                                   + list(self.awaited_control())))
 
