@@ -2,6 +2,9 @@
 thread's timeout, sentences, rates and volumes, earcons, recorded tracks in `narrator render`,
 `narrator voices`, and captions going on without a device."""
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -81,6 +84,23 @@ def test_festival_is_preferred_to_espeak_and_renders_at_the_rate_asked(tmp_path)
     text = "Write a track of consecutive numbers from one through to ten."
     normal, fast = (Clip.load(festival.render(text, r)).seconds for r in (1.0, 1.6))
     assert normal > 2.0 and fast < normal / 1.3
+
+
+def test_festival_leaves_no_temporary_folder_when_the_app_is_stopped(tmp_path):
+    """Each `narrator play` stopped with Ctrl-C left a narrator-festival-* folder in /tmp: the
+    speech thread still held the engine at exit, so it was never cleaned. A process that
+    speaks from such a thread and is interrupted now leaves none."""
+    speaks = ("import sys\nfrom pathlib import Path\n"
+              "from narrator.voice.tts import Renderer\n"
+              "Renderer('festival', cache=Path(sys.argv[1])).render('Hello.', 1.0)\n"
+              "raise KeyboardInterrupt\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    done = subprocess.run([sys.executable, "-c", speaks, str(tmp_path / "cache")],
+                          env={**os.environ, "TMPDIR": str(tmp)}, capture_output=True,
+                          text=True, timeout=60)
+    assert "KeyboardInterrupt" in done.stderr and (tmp_path / "cache").exists()
+    assert not list(tmp.glob("narrator-festival-*"))
 
 
 @pytest.mark.skipif(spec("piper").missing() is not None,

@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import time
 import wave
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -201,10 +202,12 @@ class Festival:
         version = subprocess.run(["festival", "--version"], capture_output=True, text=True,
                                  timeout=10).stdout.strip()
         self.engine_id = f"festival {version}"
-        self._dir = Path(tempfile.mkdtemp(prefix="narrator-festival-"))
         self._proc = subprocess.Popen(["festival", "--pipe"], stdin=subprocess.PIPE,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       text=True)
+        self._dir = Path(tempfile.mkdtemp(prefix="narrator-festival-"))
+        # at collection or, for one still held (by the speech thread), at exit: Ctrl-C too
+        weakref.finalize(self, _end_festival, self._proc, self._dir)
         self._voice: str | None = None
         self._rate: float | None = None
         self._jobs = 0
@@ -252,11 +255,13 @@ class Festival:
         if not path.exists():
             raise EngineError("festival wrote no audio")
 
-    def __del__(self) -> None:
-        proc = getattr(self, "_proc", None)
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-        shutil.rmtree(getattr(self, "_dir", ""), ignore_errors=True)
+
+def _end_festival(proc: subprocess.Popen, folder: Path) -> None:
+    """Stop a Festival process and remove its folder of marker files."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _festival_missing() -> str | None:
