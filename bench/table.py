@@ -1,6 +1,7 @@
 """A whole game by voice: a simulated table plays a game through a PulseAudio room.
 
-    python bench/table.py --game slow-burn [--snr DB] [--rate R] [--from N] [--steps M]
+    python bench/table.py --game slow-burn [--snr DB [--noise pink]] [--rate R] [--from N]
+                          [--steps M]
                           [--apart] [--talk P] [--seed S] [--out DIR]
     python bench/table.py --all [--rate R]
 
@@ -31,7 +32,8 @@ question is asked or to interrupt:
 * interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
   "go back" at one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
-  and a babble bed plays under everything at ``--snr`` dB below the players' speech.
+  and a babble bed (three other voices talking) plays under everything at ``--snr`` dB below
+  the players' speech (``--noise pink``: pink noise instead, a fan or a busy room's hum).
 
 A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
 Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
@@ -255,13 +257,14 @@ def asked(event: dict) -> bool:
 class Room:
     """The PulseAudio room: the players' voices, their talk, and the noise bed."""
 
-    def __init__(self, env: dict, clips_dir: Path, snr: float | None, rng: random.Random) -> None:
+    def __init__(self, env: dict, clips_dir: Path, snr: float | None, rng: random.Random,
+                 noise: str = "babble") -> None:
         self.env, self.clips_dir, self.rng = {**os.environ, **env}, clips_dir, rng
         self.spoken = 0.0  # seconds of the players' own speech
         self._bed: subprocess.Popen | None = None
         self._bed_stop = threading.Event()
         if snr is not None:
-            self._start_bed(snr)
+            self._start_bed(snr, noise)
 
     def say(self, text: str, player: int) -> tuple[float, float]:
         """A player says ``text`` into the room; when it started and ended (epoch seconds: the
@@ -275,14 +278,15 @@ class Room:
         subprocess.run(["paplay", str(clip.path)], env=self.env, check=True, timeout=60)
         return start, start + length
 
-    def _start_bed(self, snr: float) -> None:
-        """Babble under everything, ``snr`` dB below the players' speech, looped."""
+    def _start_bed(self, snr: float, kind: str) -> None:
+        """Babble or pink noise under everything, ``snr`` dB below the players' speech,
+        looped."""
         speech = [sf.read(clips.make_clip(self.clips_dir, "four and nine", None, v).path)[0]
                   for v in PLAYERS]
         power = float(np.mean([clips.speech_power(s) for s in speech]))
-        noise = clips.babble(self.clips_dir, 60.0)
-        noise = clips.at_snr(noise, power, snr)
-        bed = self.clips_dir / f"bed-{snr:g}.wav"
+        bed = self.clips_dir / f"bed-{kind}-{snr:g}.wav"
+        noise = clips.at_snr(clips.noise_of(kind, 60.0, bed.with_suffix(".noise.wav")), power,
+                             snr)
         sf.write(bed, np.clip(noise, -1, 1), clips.RATE, subtype="PCM_16")
         threading.Thread(target=self._loop_bed, args=(bed,), daemon=True).start()
 
@@ -803,6 +807,7 @@ class Players:
 class Run:
     game: str
     snr: float | None
+    noise: str
     completed: bool
     tally: Tally
     wall: float
@@ -811,13 +816,13 @@ class Run:
     own: float  # seconds the table waited of its own accord while the narrator was quiet
 
 
-def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, start: int = 0,
-                  steps: int | None = None, apart: bool = False, talk: float = 0.3,
-                  interrupt: bool = True, seed: int = 1, out: Path | None = None,
-                  typing: bool = True) -> Run:
-    """One game (or ``steps`` answers of it from answer ``start``) played by the table
-    (``typing``: an answer never heard by voice is typed, as the narrator invites, and the run
-    goes on)."""
+def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
+                  rate: float = 1.0, start: int = 0, steps: int | None = None,
+                  apart: bool = False, talk: float = 0.3, interrupt: bool = True, seed: int = 1,
+                  out: Path | None = None, typing: bool = True) -> Run:
+    """One game (or ``steps`` answers of it from answer ``start``) played by the table, over
+    ``noise`` at ``snr`` dB when given (``typing``: an answer never heard by voice is typed, as
+    the narrator invites, and the run goes on)."""
     work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
     clips_dir = (out or ROOT / ".bench-clips")
     env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
@@ -835,7 +840,7 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
                             "rate=16000"], env=env, check=True, capture_output=True, timeout=30)
             env["PULSE_SOURCE"] = "table.monitor"
         room = Room({**room_env, "PULSE_SINK": "table"} if apart else room_env, clips_dir, snr,
-                    random.Random(seed))
+                    random.Random(seed), noise)
         log = work / "events.jsonl"
         command = ["resume"] if start else ["play", game]
         began = time.time()
@@ -876,7 +881,7 @@ def play_by_voice(game: str, *, snr: float | None = None, rate: float = 1.0, sta
         wall = stream.events[-1]["t"] - stream.events[0]["t"]
     spans = [(e["start"], e["end"]) for e in spoken]
     own = sum(outside(held, spans) for held in players.tally.held)
-    return Run(game, snr, done, players.tally, wall, narration, room.spoken, own)
+    return Run(game, snr, noise, done, players.tally, wall, narration, room.spoken, own)
 
 
 def outside(span: tuple[float, float], others: list[tuple[float, float]]) -> float:
@@ -895,7 +900,7 @@ def report(run: Run) -> str:
     spoken = run.narration + run.speech
     timed = spoken + run.own
     by_voice = run.completed and not t.typed
-    noise = "clean" if run.snr is None else f"babble at {run.snr:g} dB"
+    noise = "clean" if run.snr is None else f"{run.noise} at {run.snr:g} dB"
     rows = [
         ("room", noise),
         ("answers needed", t.needed),
@@ -938,7 +943,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=GAMES + ("higher-lower",))
     parser.add_argument("--all", action="store_true", help="every game, clean and at 10 dB")
-    parser.add_argument("--snr", type=float, help="babble bed this many dB under the players")
+    parser.add_argument("--snr", type=float, help="a noise bed this many dB under the players")
+    parser.add_argument("--noise", choices=("babble", "pink"), default="babble",
+                        help="the bed: three voices talking (default) or pink noise")
     parser.add_argument("--rate", type=float, help="the narrator's speech rate (0.5-3)")
     parser.add_argument("--from", dest="start", type=int, default=0,
                         help="start from a session saved this many answers in")
@@ -968,9 +975,10 @@ def main(argv: list[str] | None = None) -> int:
             else [(args.game, args.snr)])
     rate = args.rate or (1.5 if args.all else 1.0)
     for game, snr in runs:
-        run = play_by_voice(game, snr=snr, rate=rate, start=args.start, steps=args.steps,
-                            apart=args.apart, talk=args.talk, interrupt=not args.no_interrupt,
-                            seed=args.seed, out=args.out, typing=not args.no_typing)
+        run = play_by_voice(game, snr=snr, noise=args.noise, rate=rate, start=args.start,
+                            steps=args.steps, apart=args.apart, talk=args.talk,
+                            interrupt=not args.no_interrupt, seed=args.seed, out=args.out,
+                            typing=not args.no_typing)
         print(report(run), flush=True)
     return 0
 

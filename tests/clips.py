@@ -160,16 +160,20 @@ def at_snr(noise: np.ndarray, power: float, snr_db: float) -> np.ndarray:
     return noise * np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr_db / 10)))
 
 
+def noise_of(kind: str, seconds: float, scratch: Path) -> np.ndarray:
+    """``seconds`` of ``kind`` ("pink" or "babble"), made beside ``scratch`` (a file name used
+    and removed)."""
+    if kind == "babble":
+        return babble(scratch.parent, seconds)
+    noise = _pink(seconds, scratch)
+    scratch.unlink()
+    return noise
+
+
 def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None:
     """Mix pink noise or babble into ``clean`` so speech power / noise power is ``snr_db``."""
     speech, _ = sf.read(clean, dtype="float64")
-    seconds = len(speech) / RATE
-    if kind == "babble":
-        noise = babble(out.parent, seconds)
-    else:
-        noise_file = out.with_suffix(".noise.wav")
-        noise = _pink(seconds, noise_file)
-        noise_file.unlink()
+    noise = noise_of(kind, len(speech) / RATE, out.with_suffix(".noise.wav"))
     noise = at_snr(noise, speech_power(speech), snr_db)
     mixed = np.clip(speech + np.resize(noise, len(speech)), -1, 1)
     sf.write(out, mixed, RATE, subtype="PCM_16")

@@ -164,7 +164,7 @@ def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line
     bench = bench_table()
     waits = [(0.2, "flite:slt 'yes'"), (1.1, "flite:awb 'B. U. D.'"), (0.4, "espeak:en-us 'no'")]
     tally = bench.Tally(needed=3, first=3, waits=waits)
-    run = bench.Run("half-chance", None, True, tally, 12.0, 8.0, 2.0, 2.0)
+    run = bench.Run("half-chance", None, "babble", True, tally, 12.0, 8.0, 2.0, 2.0)
     lines = bench.report(run).splitlines()
     assert any("12 s / 10 s = 1.20x" in line for line in lines)  # narration + speech
     assert any("12 s / 12 s = 1.00x" in line for line in lines)  # and the table's own pauses
