@@ -51,6 +51,36 @@ def test_a_word_said_while_others_talk_on_ends_with_the_word():
     assert got.index("end", word) == word + 15 + 9
 
 
+def test_a_word_over_a_steady_noise_is_the_players_over_talk_it_is_the_talks():
+    """A fan or a hum, whose level hardly swings, is no one's talk: a short word 10 dB over it
+    is a player's (it was left as "no louder than the talk around it", at a table with pink
+    noise 10 dB down). Over talk as loud at its median, words and gaps, the same is the
+    talk's."""
+    word = [3300] * 6 + [1000] * 12
+    steady = list(np.random.default_rng(1).uniform(900, 1100, 200))
+    ep = Endpointer()
+    got = events(ep, steady + word)
+    assert got.count("start") == got.count("end") == 1 and not ep.talking and not ep.distant
+    ep = Endpointer()
+    got = events(ep, [1000, 1000, 1000, 0] * 80 + word)
+    assert got.count("start") == got.count("end") == 1 and ep.talking and ep.distant
+
+
+def test_a_words_weaker_sounds_over_a_steady_noise_are_part_of_it():
+    """Over a steady noise a word's weaker sounds (here 4.6 dB over the noise) go on with it:
+    the utterance ends 300 ms after them, not after its loud part (then Whisper heard half a
+    word: "heads" as "Yeah."). Over the narration (not ``focusing``) the usual bar holds."""
+    steady = list(np.random.default_rng(1).uniform(900, 1100, 200))
+    word = [3300] * 4 + [1700] * 8 + [1000] * 14
+    ends = []
+    for focusing in (True, False):
+        ep = Endpointer()
+        ep.focusing = focusing
+        got = events(ep, steady + word)
+        ends.append(got.index("end", 200) - got.index("start", 200))
+    assert ends == [19, 11]
+
+
 def test_the_talk_around_a_word_is_handed_on_as_silence():
     """Where others talk on, the recogniser gets the player's word and 150 ms either side of
     it; the rest of the utterance, their talk, is silence (Whisper writes what talk it is

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 from narrator.events import ANSWERS
 from narrator.understand import template as t
-from narrator.understand.expect import AcceptDice, AcceptText, AcceptWords, Expectation
+from narrator.understand.expect import (
+    Accept, AcceptDice, AcceptNumber, AcceptText, AcceptWords, Expectation,
+)
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
 from narrator.understand.phrases import (
@@ -69,13 +71,13 @@ class Grammar:
             return []
         return nearest(self.root, words, limit)
 
-    def awaited(self, limit: int = 6, faces: int = 12) -> list[str]:
+    def awaited(self, limit: int = 6, numbers: int = 12) -> list[str]:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
-        "worse", "none"), while asking for one die of at most ``faces`` sides its faces, and
-        the control the mode waits for ("resume" while paused). A recogniser that scores
-        candidates weighs these whatever it transcribed ("harm" written "Time.", espeak-ng's
-        "nine" written "Yeah, I")."""
+        "worse", "none"), while asking the one numbers it may be answered with when there are
+        at most ``numbers`` (``one_numbers``), and the control the mode waits for ("resume"
+        while paused). A recogniser that scores candidates weighs these whatever it
+        transcribed ("harm" written "Time.", espeak-ng's "nine" written "Yeah, I")."""
         if self.free:
             return []
         live = live_phrases(self.expectation, self.mode)
@@ -83,8 +85,7 @@ class Grammar:
                  for w in map(normalise, p.accept.words) if len(w.split()) == 1]
         words = words if len(words) <= limit else []
         words += [spoken(n) for p in live if self.mode == "asking"
-                  and isinstance(p.accept, AcceptDice) and p.accept.max_count == 1
-                  and p.accept.sides <= faces for n in range(1, p.accept.sides + 1)]
+                  for n in one_numbers(p.accept, numbers)]
         whole = (form for w in words for form in (w, f"{WAKE_WORD} {w}"))
         return list(dict.fromkeys([p for p in whole if self.matches(p)]
                                   + list(self.awaited_control())))
@@ -155,3 +156,15 @@ def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = 
     if wake:
         root = t.seq(t.W(WAKE_WORD), root)
     return Grammar(root, mode, expectation=expectation)
+
+
+def one_numbers(accept: Accept | None, most: int) -> range:
+    """The numbers that answer ``accept`` said alone, when there are at most ``most``: the
+    faces of the one die asked for, or a short range of whole numbers from 0 on."""
+    if isinstance(accept, AcceptDice) and accept.max_count == 1:
+        found = range(1, accept.sides + 1)
+    elif isinstance(accept, AcceptNumber) and accept.min >= 0:
+        found = range(accept.min, accept.max + 1)
+    else:
+        return range(0)
+    return found if len(found) <= most else range(0)

@@ -31,7 +31,8 @@ What an utterance becomes (``decide``):
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
-length where no free text is asked.
+length where no free text is asked. And an answer said in a steady noise near the voice
+(``Endpointer.noisy``) is read back however sure the recogniser is.
 
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
@@ -152,8 +153,10 @@ def leaked(heard: Heard, likeness: float | None) -> bool:
 
 def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, *,
            mode: str = "asking", wake: bool = False, echo: str = "",
-           likeness: float | None = None) -> Utterance | None:
-    """What one decoded utterance is for the session (see the module docstring)."""
+           likeness: float | None = None, noisy: bool = False) -> Utterance | None:
+    """What one decoded utterance is for the session (see the module docstring); an answer
+    said in a noise near the voice (``noisy``) is read back however sure the recogniser is
+    (in pink noise 10 dB down Whisper writes flite's "heads" as "Yes." and scores it so)."""
     text = " ".join(heard.text.split())
     if not (text or heard.free) or (echo and (explained_by(echo, heard, grammar)
                                               or leaked(heard, likeness))):
@@ -170,7 +173,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
         return None  # an answer fitted to the filler on the echo: not even a near miss
     if phrase and (passes(heard, engine, grammar.speaking)
                    or (not echo and spelled_like(heard))):
-        sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear))
+        sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear)) \
+            and not (noisy and mode != "confirming" and isinstance(meaning, ANSWERS))
         return Utterance(spoken, meaning, heard.confidence, engine, sure)
     carried = carried_answer(heard, expectation, mode) if not wake else None
     if carried is not None:
@@ -374,7 +378,7 @@ class Ears:
         utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
                            wake=self.listening == "wake", echo=echo,
                            likeness=likeness(start, self.ended_at) if echo and likeness
-                           else None)
+                           else None, noisy=self.endpointer.noisy)
         if utterance is None:
             leave(heard, "table talk or the narrator's echo")
         return utterance

@@ -15,10 +15,13 @@ is a voice-activity detector with an adaptive noise floor: speech starts after a
 shorter one when the listener says that what was heard is a phrase that cannot go on. Where
 others talk on around the table, the floor falls into the dips between their words; the room's
 median level (over its last 4 s outside utterances, and over any utterance cut for its length)
-then stands for the floor, so their talk neither holds a player's words open nor merges them,
-and an utterance hardly louder than that median is theirs (``distant``), not a player's at the
-microphone; the recogniser gets the player's words and 150 ms either side of them, the talk
-around them as silence (``focusing``, not over the narration).
+then stands for the floor, so their talk neither holds a player's words open nor merges them.
+Where the room's level swings as talk does (``talking``: words and gaps), an utterance hardly
+louder than that median is theirs (``distant``), not a player's at the microphone, and the
+recogniser gets the player's words and 150 ms either side of them, the talk around them as
+silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is
+talking: a word's weaker sounds over it still count as the word (``_steady``), and one said
+with the noise near the voice is ``noisy`` (the ears read its answer back).
 A short quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser
 can start decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 void).
@@ -82,9 +85,16 @@ class Endpointer:
     room_frames: int = 134       # 4 s of the room's level (see the module docstring)
     near_ratio: float = 2.5      # an utterance whose loud frames (80th percentile) are not
     # 8 dB over the room's median is its talk (``distant``), not a player at the microphone
+    talk_swing: float = 3.0      # a room whose level swings this far (90th percentile over
+    # 10th: babble 6.5 and up, pink noise 1.4-1.6) is talk, words and gaps; a steadier one is
+    # a noise (a fan, a hum), over which a player's word is no one else's talk
     focus_frames: int = 5        # where others talk, what is this long (150 ms) after a frame
     # that near (or before the start) is their talk: handed on as silence (``_focus``)
     end_ratio: float = 2.0
+    steady_start_ratio: float = 2.5  # over a steady noise (``_steady``), whose level
+    steady_end_ratio: float = 1.4    # hardly swings, a word's weaker sounds still count
+    noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
+    # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
     min_level: float = 120.0     # int16 rms under which nothing is speech
     complete: Callable[[], bool] | None = None
 
@@ -99,6 +109,7 @@ class Endpointer:
         self._recent: deque[bytes] = deque(maxlen=self.preroll_frames)
         self._room: deque[float] = deque(maxlen=self.room_frames)
         self.room = 0.0  # the room's median level: a floor where others talk on
+        self.talking = False  # whether the room's level swings as talk does (``talk_swing``)
         self.hearing_room = True  # whether frames outside utterances count towards it (not
         # while the narrator reads into a microphone without an echo canceller: the ears)
         self._spoken: list[float] = []  # the levels of the utterance's frames
@@ -107,6 +118,7 @@ class Endpointer:
         self._focused = False  # this utterance's is
         self._since_near = 0  # frames since the last as loud as a player at the microphone
         self.distant = False  # the last utterance was no louder than the room's talk
+        self.noisy = False  # the last utterance was said in a noise near the voice
 
     def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
         """The event ``frame`` makes; its loudness is ``gate``'s when given (the frame with the
@@ -119,7 +131,8 @@ class Endpointer:
             return self._silent(frame, level)
         self._length += 1
         paused = self._quiet >= self.pause_frames
-        self._quiet = self._quiet + 1 if level < self._threshold(self.end_ratio) else 0
+        ratio = self.steady_end_ratio if self._steady else self.end_ratio
+        self._quiet = self._quiet + 1 if level < self._threshold(ratio) else 0
         longest = self.letter_max_frames if self.spelling else self.max_frames
         ended = self._ended()
         parted = (self.spelling and self._length >= self.letter_part_frames
@@ -128,7 +141,9 @@ class Endpointer:
         frame = self._focus(frame, level)
         if ended or parted or self._length >= longest:
             self.cut = not ended
-            self.distant = float(np.percentile(self._spoken, 80)) < self._near
+            self.distant = self.talking and float(np.percentile(self._spoken, 80)) < self._near
+            self.noisy = (float(np.percentile(self._spoken, 90))
+                          < self.noisy_ratio * max(self.floor, self.room))
             if self._length >= longest and not self.spelling:  # a sound this long is the
                 self.floor = max(self.floor, level)  # new floor (letters are not), and the
                 if self.hearing_room:  # room's level
@@ -154,6 +169,12 @@ class Endpointer:
             else frame
 
     @property
+    def _steady(self) -> bool:
+        """Whether the room is a steady noise the players speak over: not talk, and not the
+        narrator's residue (``focusing`` is off over the narration)."""
+        return self.focusing and not self.talking
+
+    @property
     def _near(self) -> float:
         """How loud a player at the microphone is where others talk: ``near_ratio`` over the
         room's median."""
@@ -171,13 +192,17 @@ class Endpointer:
     def _hear_room(self, levels) -> None:
         self._room.extend(levels)
         if len(self._room) >= self.preroll_frames:
-            self.room = statistics.median(self._room)  # (a fifth of numpy's time here)
+            ordered = sorted(self._room)  # (a fifth of numpy's time here)
+            self.room = statistics.median(ordered)
+            last = len(ordered) - 1
+            self.talking = ordered[last * 9 // 10] >= self.talk_swing * ordered[last // 10]
 
     def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
         self._recent.append(frame)
         if self.hearing_room:
             self._hear_room((level,))
-        if level >= self._threshold(self.start_ratio):
+        if level >= self._threshold(self.steady_start_ratio if self._steady
+                                    else self.start_ratio):
             self._loud += 1
         else:
             self._loud = 0
@@ -189,7 +214,8 @@ class Endpointer:
         self.in_speech, self._loud, self._quiet = True, 0, 0
         self._spoken, self._since_near = [], 0
         self._length = len(self._recent)
-        self._focused = self.focusing and not self.spelling and self._near >= self.min_level
+        self._focused = (self.focusing and self.talking and not self.spelling
+                         and self._near >= self.min_level)
         kept = self.start_frames + self.focus_frames  # of the pre-roll, when focused
         audio = b"".join(f if not self._focused or i >= len(self._recent) - kept
                          else bytes(len(f)) for i, f in enumerate(self._recent))
