@@ -14,8 +14,9 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
    list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
    every transcript of the 5 that is legal, and the phrases the moment mostly waits for
-   (``Grammar.awaited()``: a short question's choices, "resume" while paused, "pause" while
-   reading), which a robotic voice's "harm" written "Time." is nowhere near in spelling.
+   (``Grammar.awaited()``: a short question's choices, the numbers of a one-number answer,
+   "resume" while paused, "pause" while reading), which a robotic voice's "harm" written
+   "Time." (or espeak-ng's "nine" written "Yeah, I") is nowhere near in spelling.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
