@@ -31,8 +31,8 @@ What an utterance becomes (``decide``):
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
-length where no free text is asked. And an answer said in a steady noise near the voice
-(``Endpointer.noisy``) is read back however sure the recogniser is.
+length where no free text is asked. And an answer said with the room's noise or talk near
+the voice (``Endpointer.noisy``) is read back however sure the recogniser is.
 
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the

@@ -20,8 +20,9 @@ Where the room's level swings as talk does (``talking``: words and gaps), an utt
 louder than that median is theirs (``distant``), not a player's at the microphone, and the
 recogniser gets the player's words and 150 ms either side of them, the talk around them as
 silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is
-talking: a word's weaker sounds over it still count as the word (``_steady``), and one said
-with the noise near the voice is ``noisy`` (the ears read its answer back).
+talking: a word's weaker sounds over it still count as the word (``_steady``). Either way, an
+utterance whose loud frames are hardly over the floor is ``noisy`` (the ears read its answer
+back).
 A short quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser
 can start decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 void).
