@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import statistics
 import threading
 import sys
 import time
@@ -193,9 +192,9 @@ class Endpointer:
     def _hear_room(self, levels) -> None:
         self._room.extend(levels)
         if len(self._room) >= self.preroll_frames:
-            ordered = sorted(self._room)  # (a fifth of numpy's time here)
-            self.room = statistics.median(ordered)
+            ordered = sorted(self._room)  # once a frame: a fifth of numpy's time here
             last = len(ordered) - 1
+            self.room = (ordered[last // 2] + ordered[len(ordered) // 2]) / 2  # the median
             self.talking = ordered[last * 9 // 10] >= self.talk_swing * ordered[last // 10]
 
     def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
