@@ -1,8 +1,7 @@
 """A whole game by voice: a simulated table plays a game through a PulseAudio room.
 
     python bench/table.py --game slow-burn [--snr DB [--noise pink]] [--rate R] [--from N]
-                          [--steps M]
-                          [--apart] [--talk P] [--seed S] [--out DIR]
+                          [--steps M] [--apart] [--talk P] [--seed S] [--out DIR]
     python bench/table.py --all [--rate R]
 
 ``narrator play GAME --events FILE`` runs with its default engines in a private PulseAudio

@@ -50,6 +50,16 @@ def sphinx():
     return PocketSphinx()
 
 
+def said_over(room: np.ndarray, snr: float, clip, at: int) -> tuple[Frames, float]:
+    """A microphone's frames of ``room`` (noise or talk, ``snr`` dB under the clip's speech)
+    with the clip said ``at`` samples in, and the second its speech ends."""
+    speech = np.frombuffer(read_pcm(clip.path), np.int16).astype(np.float64)
+    mixed = clips.at_snr(room, clips.speech_power(speech), snr)
+    mixed[at:at + len(speech)] += speech
+    frames = Frames(np.clip(mixed, -32768, 32767).astype(np.int16).tobytes())
+    return frames, (at + len(speech)) / RATE
+
+
 def heard(recognizer, clip, expectation=FULL) -> str | None:
     return hear_file(recognizer, clip.path, expectation)["command"]
 
@@ -117,18 +127,14 @@ def test_a_command_said_while_others_talk_on_20_db_down_is_heard_as_it_ends(
         clip_dir, whisper, words, voice):
     """Others at the table talk without a break (babble 20 dB under the player): the
     utterance ends with the player's words, not held open by the talk and then cut as talk."""
-    said = read_pcm(clips.make_clip(clip_dir, words, None, voice, pad=0.1).path)
-    speech = np.frombuffer(said, np.int16).astype(np.float64)
     talk = np.roll(clips.babble(clip_dir, 16.0), -2 * RATE)
-    room = clips.at_snr(talk, clips.speech_power(speech), 20.0)
-    at = 9 * RATE  # the talk has gone on long enough for the ears to know the room
-    room[at:at + len(speech)] += speech
-    source = Frames(np.clip(room, -32768, 32767).astype(np.int16).tobytes())
+    source, ends = said_over(talk, 20.0, clips.make_clip(clip_dir, words, None, voice, pad=0.1),
+                             9 * RATE)  # the talk has gone on long enough to know the room
     ears = Ears(whisper, source)
     while (got := ears.listen(FULL)) is not None and got.text != words:
         pass  # the talk's own words, as the ears make them out (read back if ever taken)
     assert got is not None and got.text == words
-    assert source.seconds_read - (at + len(speech)) / RATE < 1.0
+    assert source.seconds_read - ends < 1.0
 
 
 def test_words_over_a_steady_noise_10_db_down_reach_the_session_and_no_answer_is_guessed(
@@ -142,13 +148,8 @@ def test_words_over_a_steady_noise_10_db_down_reach_the_session_and_no_answer_is
     hum = clips.noise_of("pink", 12.0, clip_dir / "hum.noise.wav")
     got = []
     for words, voice in said:
-        speech = np.frombuffer(read_pcm(clips.make_clip(clip_dir, words, None, voice,
-                                                         pad=0.1).path), np.int16)
-        room = clips.at_snr(hum, clips.speech_power(speech.astype(np.float64)), 10.0)
-        at = 8 * RATE
-        room[at:at + len(speech)] += speech
-        ears = Ears(whisper, Frames(np.clip(room, -32768, 32767).astype(np.int16).tobytes()))
-        got.append((words, ears.listen(FULL)))
+        clip = clips.make_clip(clip_dir, words, None, voice, pad=0.1)
+        got.append((words, Ears(whisper, said_over(hum, 10.0, clip, 8 * RATE)[0]).listen(FULL)))
     assert all(heard is not None for _, heard in got), got
     assert sum(heard.text == words for words, heard in got) >= 3, got
     assert not [h for w, h in got if h.text != w and isinstance(h.meaning, ANSWERS) and h.sure]
