@@ -103,6 +103,28 @@ def test_festival_leaves_no_temporary_folder_when_the_app_is_stopped(tmp_path):
     assert not list(tmp.glob("narrator-festival-*"))
 
 
+def test_a_festival_folder_left_by_a_killed_app_is_removed_by_the_next_one(tmp_path):
+    """A process killed outright (SIGKILL) runs no clean-up and left its narrator-festival-*
+    folder in /tmp (2 per CI run). The next Festival engine removes it; the folder of a
+    process still running is kept."""
+    killed = ("import os, signal, sys\nfrom pathlib import Path\n"
+              "from narrator.voice.tts import Renderer\n"
+              "Renderer('festival', cache=Path(sys.argv[1])).render('Hello.', 1.0)\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    subprocess.run([sys.executable, "-c", killed, str(tmp_path / "cache")], env=env,
+                   timeout=60)
+    left = list(tmp.glob("narrator-festival-*"))
+    assert len(left) == 1
+    running = tmp / f"narrator-festival-{os.getpid()}-live"
+    running.mkdir()
+    subprocess.run([sys.executable, "-c", killed.replace("os.kill", "0 and os.kill"),
+                    str(tmp_path / "cache")], env=env, check=True, timeout=60)
+    assert not left[0].exists() and running.exists()
+
+
 @pytest.mark.skipif(spec("piper").missing() is not None,
                     reason="no Piper voice installed (see models/README.md)")
 def test_piper_renders_with_an_installed_voice_at_the_rate_asked(tmp_path):

@@ -38,6 +38,7 @@ from platformdirs import user_data_dir
 RATE = 22050  # Festival resamples to the player's rate itself (scipy takes seconds to import)
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
 FESTIVAL_VOICES = (Path("/usr/share/festival/voices"), Path("/usr/lib/festival/voices"))
+FESTIVAL_FOLDER = "narrator-festival-"  # + the pid of the process that made it, in /tmp
 
 
 class EngineError(RuntimeError):
@@ -205,7 +206,8 @@ class Festival:
         self._proc = subprocess.Popen(["festival", "--pipe"], stdin=subprocess.PIPE,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       text=True)
-        self._dir = Path(tempfile.mkdtemp(prefix="narrator-festival-"))
+        _sweep_festival_folders()
+        self._dir = Path(tempfile.mkdtemp(prefix=f"{FESTIVAL_FOLDER}{os.getpid()}-"))
         # at collection or, for one still held (by the speech thread), at exit: Ctrl-C too
         weakref.finalize(self, _end_festival, self._proc, self._dir)
         self._voice: str | None = None
@@ -262,6 +264,29 @@ def _end_festival(proc: subprocess.Popen, folder: Path) -> None:
         proc.kill()
         proc.wait()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sweep_festival_folders() -> None:
+    """Remove the folders of Festival engines whose process is gone: one killed outright
+    (SIGKILL, a crash) runs no clean-up, so the next engine does it."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{FESTIVAL_FOLDER}*-*"):
+        pid = folder.name[len(FESTIVAL_FOLDER):].split("-")[0]
+        try:
+            ours = folder.stat().st_uid == os.getuid()
+        except OSError:  # removed meanwhile
+            continue
+        if ours and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        pass
+    return True
 
 
 def _festival_missing() -> str | None:
