@@ -276,6 +276,29 @@ def test_a_face_whisper_writes_as_other_words_is_heard_by_scoring_every_face(
     assert got["command"] == "dice 9", got
 
 
+HALF_CHANCE_PLAY = Expectation(Line("ask"), (AcceptWords(tuple(
+    f"{play}{card}{kind}" for card in ("ruins", "crossroads") for play in ("", "play ")
+    for kind in ("", " wander"))),))
+
+
+@pytest.mark.parametrize("said, voice, asked, meant", [
+    ("I got heads", "flite:slt", COIN, "heads"),
+    ("I got heads", "festival:slt-hts", COIN, "heads"),
+    ("I got heads", "espeak:en-us", COIN, "heads"),
+    ("I play the Ruins Wander", "flite:slt", HALF_CHANCE_PLAY, "play ruins wander"),
+])
+def test_an_answer_said_with_carriers_over_a_steady_noise_is_read_back(
+        clip_dir, whisper, said, voice, asked, meant):
+    """Over pink noise 10 dB down, "I play the Ruins Wander" is written "I play the room's
+    wander." and "I got heads" "I got here to see": no phrase, so the answers were scored
+    without the carriers "I", "got", "the" and came out far under the transcript, left
+    unanswered (Half-Chance's bench over pink noise lost it four times). The answers are now
+    scored with the transcript's carriers kept around them, and read back."""
+    got = hear_file(whisper, clips.make_clip(clip_dir, said, None, voice, snr_db=10).path,
+                    asked)
+    assert got["command"] == meant and not got["sure"], got
+
+
 def test_the_narrators_own_words_do_not_trigger_it(clip_dir, whisper):
     """Its own "Next." heard back while it reads is explained by what it is saying (echo) and
     passed over; a player's "pause" after it is heard."""

@@ -19,7 +19,10 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    "Time." (or espeak-ng's "nine" written "Yeah, I") is nowhere near in spelling.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
-   "Yes, but only after lunch." and cannot. The confidence is exp(margin / SCALE), the best
+   "Yes, but only after lunch." and cannot. An answer is also scored with the carriers of the
+   transcript kept around it (``carried_form``: "I play the ruins wander" for "play ruins
+   wander" written "I play the room's wander." in noise), as the matcher skips them; the
+   carriers so kept are no words more (below). The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
    means something else ("pass" and "pause" scored alike are a guess; "tail" and "tails", or
    "track one" and "read track one", not),
@@ -62,6 +65,7 @@ it loops is a guess at best (read back): talk that starts "No, I meant..." loops
 from __future__ import annotations
 
 import difflib
+import itertools
 import os
 import threading
 import time
@@ -76,7 +80,7 @@ from rapidfuzz.process import cdist
 
 from narrator.understand import carries, normalise, spells
 from narrator.understand.spelling import letter_words
-from narrator.understand.words import TENS, UNITS, digits_apart
+from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole
 
@@ -316,7 +320,10 @@ class Whisper:
         if not candidates:
             return "", 0.0, once(best)
         speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
-        scores = self._score(speech, head, [[best]] + [self._forms(c) for c in candidates])
+        said_words = normalise(once(best)).split()
+        scores = self._score(speech, head, [[best]] + [
+            self._forms(c) + (self._forms(carried_form(said_words, c))[:1]
+                              if grammar.answer(c) else []) for c in candidates])
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose_now(grammar, candidates, scores[1:], scores[0], said,
                                         awaited if brief else ())
@@ -427,7 +434,7 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
     apart = 1.0 - np.exp(-(first - second) / TIE)
     said_once = once(transcript)
     looped = len(transcript.split()) >= LOOPED * len(said_once.split())
-    extra = len(said_once.split()) - len(chosen.split())
+    extra = len(said_once.split()) - len(carried_form(said_once.split(), chosen).split())
     says_it = set(chosen.split()) <= set(said_once.split()) or spells(said_once, chosen)
     written = (1.0 if chosen == said_once and not looped
                else GUESSED if extra <= SPLIT_WORDS
@@ -435,6 +442,24 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
                else 0.0)  # the transcript says more than the phrase: talk
     return chosen, float(fit * apart * written)
+
+
+def carried_form(said: list[str], phrase: str) -> str:
+    """``phrase`` with the carriers of the transcript ``said`` (its words) kept around it: "i
+    play the ruins wander" for "play ruins wander" heard as "I play the room's wander.". The
+    matcher skips carriers, so the phrase said with them is the same answer, and scored without
+    them it would have to explain "I" and "the" away. Of words the phrase replaces, only the
+    carriers before them are kept ("I got" of "I got here to see" for "heads"): "the dice"
+    after "two" for "Who has the dice?" would make that talk fit "two"."""
+    words = phrase.split()
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, said, words,
+                                                        autojunk=False).get_opcodes():
+        span = said[i1:i2]
+        out += (span if tag == "equal" else [w for w in span if w in FILLERS]
+                if tag == "delete" else
+                list(itertools.takewhile(lambda w: w in FILLERS, span)) + words[j1:j2])
+    return " ".join(out)
 
 
 def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
