@@ -17,7 +17,9 @@ from typer.testing import CliRunner
 
 import clips
 from narrator.events import ANSWERS, Control, Dice, Line, Unclear, Word
-from narrator.understand import AcceptDice, AcceptWords, Expectation, normalise, understand
+from narrator.understand import (
+    AcceptDice, AcceptNumber, AcceptWords, Expectation, normalise, understand,
+)
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model, load_recognizer
 from narrator.voice.hear import FULL, command_of, hear_file, read_pcm
@@ -297,6 +299,29 @@ def test_an_answer_said_with_carriers_over_a_steady_noise_is_read_back(
     got = hear_file(whisper, clips.make_clip(clip_dir, said, None, voice, snr_db=10).path,
                     asked)
     assert got["command"] == meant and not got["sure"], got
+
+
+#: the read-back of a number from 2 to 6 (Half-Chance's players): yes, no, or the number again
+NUMBER_READ_BACK = Expectation(Line("confirm"), (AcceptWords(("yes", "no")), AcceptNumber(2, 6)))
+
+
+@pytest.mark.parametrize("said, voice, meant", [
+    ("two", "flite:awb", "number 2"),  # was "no"
+    ("five", "espeak:en-us", "number 5"),  # was left unanswered
+    ("two", "festival:slt-hts", None),  # was a sure "yes": now unsure, said again to count
+])
+def test_a_correction_at_a_read_back_over_a_steady_noise_is_weighed_against_yes(
+        clip_dir, whisper, said, voice, meant):
+    """Over pink noise 10 dB down, a number said again at its read-back ("I heard 3. Right?")
+    was written "Yeah." and taken as a sure yes: Half-Chance's bench confirmed the 3 the table
+    had refused, a wrong action. In a noisy room a read-back's answer is now scored against the
+    numbers the question takes, whatever Whisper wrote."""
+    got = hear_file(whisper, clips.make_clip(clip_dir, said, None, voice, snr_db=10).path,
+                    NUMBER_READ_BACK, mode="confirming")
+    if meant is None:
+        assert not (got["command"] == "yes" and got["sure"]), got
+    else:
+        assert got["command"] == meant, got
 
 
 def test_the_narrators_own_words_do_not_trigger_it(clip_dir, whisper):

@@ -256,15 +256,17 @@ def test_awaited_phrases_are_a_short_questions_choices_and_the_control_a_pause_w
 
 def test_the_numbers_of_a_one_number_answer_are_awaited_while_asking():
     """Every face of the one die asked for is weighed (espeak-ng's "nine" written "Yeah, I"
-    is scored as "nine"), and every number of a short range; while asking only; not where
-    several dice may answer (a face alone would be a rival of "four two one"), nor for more
-    numbers than a short list."""
+    is scored as "nine"), and every number of a short range; while asking, and at a
+    read-back (the answer said again: in noise Whisper wrote "two" as "Yeah."), not while
+    reading; not where several dice may answer (a face alone would be a rival of "four two
+    one"), nor for more numbers than a short list."""
     d6 = ask(AcceptWords(tuple("abcdefgh")), AcceptDice(6))
     assert grammar(d6).awaited() == ["one", "two", "three", "four", "five", "six"]
     assert grammar(ask(AcceptDice(12))).awaited()[-1] == "twelve"
     assert grammar(ask(AcceptNumber(0, 3), AcceptWords(("luck",)))).awaited() == \
         ["luck", "zero", "one", "two", "three"]
-    assert grammar(d6, "confirming").awaited() == []
+    assert grammar(d6, "confirming").awaited() == ["one", "two", "three", "four", "five", "six"]
+    assert not {"one", "six"} & set(grammar(d6, "reading").awaited())
     assert grammar(ask(AcceptDice(6, 1, 3))).awaited() == []
     assert grammar(ask(AcceptDice(20))).awaited() == []
     assert grammar(ask(AcceptNumber(1, 20))).awaited() == []

@@ -74,8 +74,8 @@ class Grammar:
     def awaited(self, limit: int = 6, numbers: int = 12) -> list[str]:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
-        "worse", "none"), while asking the one numbers it may be answered with when there are
-        at most ``numbers`` (``one_numbers``), and the control the mode waits for ("resume"
+        "worse", "none"), while asking (or confirming: a correction) the one numbers it may be
+        answered with when there are at most ``numbers`` (``one_numbers``), and the control the mode waits for ("resume"
         while paused). A recogniser that scores candidates weighs these whatever it
         transcribed ("harm" written "Time.", espeak-ng's "nine" written "Yeah, I")."""
         if self.free:
@@ -84,7 +84,7 @@ class Grammar:
         words = [w for p in live if isinstance(p.accept, AcceptWords)
                  for w in map(normalise, p.accept.words) if len(w.split()) == 1]
         words = words if len(words) <= limit else []
-        words += [spoken(n) for p in live if self.mode == "asking"
+        words += [spoken(n) for p in live if self.mode in ("asking", "confirming")
                   for n in one_numbers(p.accept, numbers)]
         whole = (form for w in words for form in (w, f"{WAKE_WORD} {w}"))
         return list(dict.fromkeys([p for p in whole if self.matches(p)]

