@@ -75,9 +75,10 @@ class Grammar:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
         "worse", "none"), while asking (or confirming: a correction) the one numbers it may be
-        answered with when there are at most ``numbers`` (``one_numbers``), and the control the mode waits for ("resume"
-        while paused). A recogniser that scores candidates weighs these whatever it
-        transcribed ("harm" written "Time.", espeak-ng's "nine" written "Yeah, I")."""
+        answered with when there are at most ``numbers`` (``one_numbers``), and the control
+        the mode waits for ("resume" while paused). A recogniser that scores candidates weighs
+        these whatever it transcribed ("harm" written "Time.", espeak-ng's "nine" written
+        "Yeah, I")."""
         if self.free:
             return []
         live = live_phrases(self.expectation, self.mode)

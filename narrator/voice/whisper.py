@@ -23,7 +23,7 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. An answer is also scored with the carriers of the
-   transcript kept around it (``carried_form``: "I play the ruins wander" for "play ruins
+   transcript kept before its words (``carried_form``: "I play the ruins wander" for "play ruins
    wander" written "I play the room's wander." in noise), as the matcher skips them; the
    carriers so kept are no words more (below). The confidence is exp(margin / SCALE), the best
    candidate's margin under the transcript, times how far it leads the best candidate that
@@ -449,7 +449,7 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
 
 
 def carried_form(said: list[str], phrase: str) -> str:
-    """``phrase`` with the carriers of the transcript ``said`` (its words) kept around it: "i
+    """``phrase`` with the carriers of the transcript ``said`` (its words) kept: "i
     play the ruins wander" for "play ruins wander" heard as "I play the room's wander.". The
     matcher skips carriers, so the phrase said with them is the same answer, and scored without
     them it would have to explain "I" and "the" away. Of words the phrase replaces, only the
