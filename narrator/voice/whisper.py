@@ -460,9 +460,12 @@ def carried_form(said: list[str], phrase: str) -> str:
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, said, words,
                                                         autojunk=False).get_opcodes():
         span = said[i1:i2]
-        out += (span if tag == "equal" else [w for w in span if w in FILLERS]
-                if tag == "delete" else
-                list(itertools.takewhile(lambda w: w in FILLERS, span)) + words[j1:j2])
+        if tag == "equal":
+            out += span
+        elif tag == "delete":  # words the phrase lacks: its carriers stay
+            out += [w for w in span if w in FILLERS]
+        else:  # words the phrase replaces (or adds to): the carriers before them stay
+            out += list(itertools.takewhile(lambda w: w in FILLERS, span)) + words[j1:j2]
     return " ".join(out)
 
 
