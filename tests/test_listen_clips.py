@@ -324,6 +324,17 @@ def test_a_correction_at_a_read_back_over_a_steady_noise_is_weighed_against_yes(
         assert got["command"] == meant, got
 
 
+
+def test_a_read_back_cleaned_of_its_noise_is_still_judged_a_noisy_room(clip_dir, whisper):
+    """flite awb's "yes" over pink noise 10 dB down is heard unsure, so it is decoded again
+    cleaned by RNNoise. Cleaned audio always measures quiet (112 of 112 read-back answers at
+    10 dB), so that second opinion took the quick path ("the only legal transcript") and came
+    back sure at 1.0, which a noisy room's read-back must not. The room is judged on the raw
+    audio, and the second opinion is scored too."""
+    got = hear_file(whisper, clips.make_clip(clip_dir, "yes", None, "flite:awb", snr_db=10).path,
+                    NUMBER_READ_BACK, mode="confirming")
+    assert got["command"] == "yes" and got["confidence"] < 1, got
+
 def test_the_narrators_own_words_do_not_trigger_it(clip_dir, whisper):
     """Its own "Next." heard back while it reads is explained by what it is saying (echo) and
     passed over; a player's "pause" after it is heard."""

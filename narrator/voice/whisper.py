@@ -260,13 +260,16 @@ class Whisper:
 
     def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
         """Decode the utterance; unless that was sure, in a noisy room decode it once more
-        cleaned by RNNoise and keep the more confident answer (a second opinion)."""
+        cleaned by RNNoise and keep the more confident answer (a second opinion). The room is
+        judged once, on the raw audio: cleaned audio always measures quiet."""
         pcm = pcm[:2 * RATE * self.window]
-        text, confidence, free = self.decode(_samples(pcm), grammar)
+        samples = _samples(pcm)
+        noisy = noisy_room(samples * 32768)
+        text, confidence, free = self.decode(samples, grammar, noisy)
         cleaned = (self._clean(pcm) if confidence < SECOND_BELOW and not grammar.free
                    else None)
         if cleaned is not None:
-            again = self.decode(_samples(cleaned), grammar)
+            again = self.decode(_samples(cleaned), grammar, noisy)
             if again[1] > confidence:
                 text, confidence, free = again
         return text, confidence, free, len(pcm) / 2 / RATE
@@ -293,9 +296,11 @@ class Whisper:
         view = ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))
         return self._model.model.encode(view, to_cpu=True)
 
-    def decode(self, samples: np.ndarray, grammar) -> tuple[str, float, str]:
+    def decode(self, samples: np.ndarray, grammar, noisy: bool = False
+               ) -> tuple[str, float, str]:
         """(the best legal phrase, its confidence, the free transcript) for one utterance; the
-        phrase is "" (confidence 0) when there is none to choose from."""
+        phrase is "" (confidence 0) when there is none to choose from. ``noisy``: it was said
+        in a noisy room (``noisy_room`` of the raw audio)."""
         encoded = self._encode(samples)
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
         spelling = grammar is not None and grammar.mode == "spelling"
@@ -316,7 +321,7 @@ class Whisper:
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard if grammar.matches(t)))
         if legal == [normalise(said)] and not _doubled(legal[0]) and not (
-                grammar.mode == "confirming" and noisy_room(samples * 32768)):
+                grammar.mode == "confirming" and noisy):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         awaited = _awaited(grammar)
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
