@@ -64,6 +64,17 @@ def test_confirmation_reads_back_and_waits_for_yes():
     assert session.state.total == 8
 
 
+def test_roll_for_me_at_a_read_back_rolls_instead():
+    """"I heard 3 and 4. Right?": the table would rather the app rolled. Help names "roll for
+    me" there, but it was refused ("doesn't answer this question")."""
+    transcript, journal, session, _ = play("next\n2\n3 and 4\nroll for me\nnext\n",
+                                           confirm=True)
+    rolled = journal.lines[-1]
+    assert rolled.by_app and "Rolled 2 dice:" in transcript, transcript
+    assert session.state.total == sum(rolled.faces) and Dice((3, 4)) not in journal.lines
+    assert "doesn't answer" not in transcript
+
+
 def test_a_corrected_result_replaces_the_one_waiting_for_confirmation():
     _, journal, session, _ = play("next\n2\n3 and 4\n2 and 5\nyes\n", confirm=True)
     assert journal.lines[-1] == Dice((2, 5))

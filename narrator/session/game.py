@@ -309,6 +309,8 @@ class Session:
         return Outcome(self._remember(self._prompt()), control="listening")
 
     def _roll(self) -> Outcome:
+        """"roll for me" (or "flip for me"): the app rolls the dice asked for; said at a
+        read-back, it replaces the result read back."""
         dice = self.expectation.find(AcceptDice)
         if dice is None:
             return Outcome(self._refusal("There is nothing to roll right now."))
@@ -322,6 +324,7 @@ class Session:
             return Outcome(self._refused(step))
         said = Said(f"Rolled {counted(len(faces), 'die', 'dice')}: {spoken_list(faces)}.",
                     "readback")
+        self._drop()
         return self._stage(given, step, [said])
 
     def _goto(self, number: int | None) -> list[Said]:

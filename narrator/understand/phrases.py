@@ -86,7 +86,7 @@ LIVE_CONTROLS = {
                 "quieter", "help"),
     "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
     "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit",
-                   "spell"),
+                   "spell", "roll"),
     # typed, mostly: Whisper writes only letters while spelling (a spoken "back" is spelled)
     "spelling": ("back", "repeat", "whatnow", "help", "quit"),
 }
