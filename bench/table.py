@@ -32,7 +32,8 @@ question is asked or to interrupt:
   "go back" at one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed (three other voices talking) plays under everything at ``--snr`` dB below
-  the players' speech (``--noise pink``: pink noise instead, a fan or a busy room's hum).
+  each player's speech (``--noise pink``: pink noise instead, a fan or a busy room's hum);
+  with a bed, every player's voice is brought to the same loudness first.
 
 A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
 Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
@@ -262,6 +263,7 @@ class Room:
         self.spoken = 0.0  # seconds of the players' own speech
         self._bed: subprocess.Popen | None = None
         self._bed_stop = threading.Event()
+        self._gains: dict[str, float] = {}  # with a bed: each voice brought to one loudness
         if snr is not None:
             self._start_bed(snr, noise)
 
@@ -269,20 +271,24 @@ class Room:
         """A player says ``text`` into the room; when it started and ended (epoch seconds: the
         end is the start plus the clip's length; paplay itself returns once the stream is
         drained, later)."""
-        clip = clips.make_clip(self.clips_dir, text, None, PLAYERS[player % len(PLAYERS)],
-                               pad=0.1)
-        length = sf.info(clip.path).duration
+        voice = PLAYERS[player % len(PLAYERS)]
+        path = clips.make_clip(self.clips_dir, text, None, voice, pad=0.1).path
+        if voice in self._gains:
+            path = scaled(path, self._gains[voice])
+        length = sf.info(path).duration
         self.spoken += length
         start = time.time()
-        subprocess.run(["paplay", str(clip.path)], env=self.env, check=True, timeout=60)
+        subprocess.run(["paplay", str(path)], env=self.env, check=True, timeout=60)
         return start, start + length
 
     def _start_bed(self, snr: float, kind: str) -> None:
-        """Babble or pink noise under everything, ``snr`` dB below the players' speech,
-        looped."""
-        speech = [sf.read(clips.make_clip(self.clips_dir, "four and nine", None, v).path)[0]
-                  for v in PLAYERS]
-        power = float(np.mean([clips.speech_power(s) for s in speech]))
+        """Babble or pink noise under everything, looped, ``snr`` dB below every player's
+        speech: each voice is first brought to the voices' mean loudness (as synthesized,
+        Festival's slt spoke 7.5 dB under flite's slt)."""
+        powers = {v: clips.speech_power(sf.read(
+            clips.make_clip(self.clips_dir, "four and nine", None, v).path)[0]) for v in PLAYERS}
+        power = float(np.mean(list(powers.values())))
+        self._gains = {v: float(np.sqrt(power / p)) for v, p in powers.items()}
         bed = self.clips_dir / f"bed-{kind}-{snr:g}.wav"
         noise = clips.at_snr(clips.noise_of(kind, 60.0, bed.with_suffix(".noise.wav")), power,
                              snr)
@@ -299,6 +305,15 @@ class Room:
         if self._bed is not None and self._bed.poll() is None:
             self._bed.terminate()
             self._bed.wait(timeout=10)
+
+
+def scaled(path: Path, gain: float) -> Path:
+    """A copy of the clip at ``path`` with its samples times ``gain`` (cached beside it)."""
+    out = path.with_name(f"{path.stem}-x{gain:.3f}.wav")
+    if not out.exists():
+        samples, rate = sf.read(path)
+        sf.write(out, np.clip(samples * gain, -1, 1), rate, subtype="PCM_16")
+    return out
 
 
 # --------------------------------------------------------------------------- the players
