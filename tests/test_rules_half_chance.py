@@ -24,7 +24,7 @@ from narrator.rules.half_chance.state import Ask, State
 from narrator.script.loader import load_script
 from narrator.script.model import Prompt, Script, Where
 from narrator.script.render import render
-from narrator.understand import understand
+from narrator.understand import describe, understand
 
 FOLDER = Path(__file__).resolve().parents[1] / "scripts" / "half_chance"
 RULES = registry.for_script(load_script(FOLDER))[0].rules
@@ -279,7 +279,7 @@ def test_after_each_instruction_flip_and_move_down_never_up_passed_ones_lost():
 
 def test_flip_for_me_reads_die_face_one_as_heads_and_two_as_tails():
     state, _ = play(table([["Fog"], ["Trap"]]), Continue())
-    assert AcceptDice(2) in RULES.expects(state).accepts
+    assert any(isinstance(a, AcceptDice) and a.sides == 2 for a in RULES.expects(state).accepts)
     assert play(state, Dice((1,), by_app=True))[0].top.pos == 1
     assert play(state, Dice((2,), by_app=True))[0].top.pos == 2
     refused = RULES.apply(state, Dice((3,)))
@@ -292,6 +292,16 @@ def test_spoken_heads_and_tails_are_understood_at_a_flip():
     expectation = RULES.expects(state)
     assert understand("heads", expectation) == HEADS
     assert understand("tails", expectation) == TAILS
+
+
+def test_a_coins_face_said_as_a_number_is_its_name():
+    """Whisper weighs "one" and "two" at a flip (the faces of the 2-sided die the question
+    takes), and wrote a player's "heads" as "one": it was read back "I heard 1. Right?", which
+    the player, who said heads, refused. One is heads: it is understood, and read back, so."""
+    state, _ = play(table([["Fog"], ["Trap"]]), Continue())
+    expectation = RULES.expects(state)
+    assert understand("one", expectation) == HEADS and understand("2", expectation) == TAILS
+    assert "1 is heads, 2 is tails" in " ".join(describe(expectation))
 
 
 # --------------------------------------------------------------------------- the caller chain

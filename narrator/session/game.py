@@ -322,7 +322,8 @@ class Session:
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome(self._refused(step))
-        said = Said(f"Rolled {counted(len(faces), 'die', 'dice')}: {spoken_list(faces)}.",
+        said = Said(f"It came up {dice.faces[faces[0] - 1]}." if dice.faces else
+                    f"Rolled {counted(len(faces), 'die', 'dice')}: {spoken_list(faces)}.",
                     "readback")
         self._drop()
         return self._stage(given, step, [said])

@@ -78,7 +78,9 @@ def _answer(a) -> str:
     if isinstance(a, AcceptContinue):
         return '"next" to go on'
     if isinstance(a, AcceptDice):
-        if a.min_count == a.max_count == 1:
+        if a.faces:
+            what = "a number: " + ", ".join(f"{i} is {n}" for i, n in enumerate(a.faces, 1))
+        elif a.min_count == a.max_count == 1:
             what = f"the face of one {a.sides}-sided die"
         else:
             count = (f"{a.min_count}" if a.min_count == a.max_count

@@ -22,7 +22,9 @@ class AcceptDice:
     """Between ``min_count`` and ``max_count`` faces of a die with ``sides`` sides.
 
     ``can_roll``: the app may roll them on request ("roll for me"); a game that keeps dice
-    physical sets it to False and ``roll_refusal`` says why.
+    physical sets it to False and ``roll_refusal`` says why. ``faces``: one die's faces by
+    name, in order (a coin: "heads", "tails"); a face said or typed as its number means its
+    name, a ``Word`` ("one" is heads), as the question's words say it.
     """
 
     sides: int
@@ -30,6 +32,7 @@ class AcceptDice:
     max_count: int = 1
     can_roll: bool = True
     roll_refusal: str = ""
+    faces: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ def _meaning(phrase: Phrase, ordered: tuple, expectation: Expectation | None, sa
     return Number(n)
 
 
-def _dice(caps: tuple, accept: AcceptDice, said: str) -> Dice | Unclear:
+def _dice(caps: tuple, accept: AcceptDice, said: str) -> Dice | Word | Unclear:
     faces: list[int] = []
     count = 1
     for tag, value in caps:
@@ -115,6 +115,8 @@ def _dice(caps: tuple, accept: AcceptDice, said: str) -> Dice | Unclear:
         want = (str(accept.min_count) if accept.min_count == accept.max_count
                 else f"{accept.min_count} to {accept.max_count}")
         return Unclear(said, f"I heard {counted(len(faces), 'die', 'dice')}; I need {want}.")
+    if accept.faces:  # a named die: "one" at a coin is heads
+        return Word(accept.faces[faces[0] - 1])
     return Dice(tuple(faces))
 
 

@@ -22,7 +22,7 @@ from narrator.rules.why import with_whys
 from narrator.script.model import Script
 
 COIN = {"heads": "plus", "tails": "minus", 1: "plus", 2: "minus"}
-FLIP_ACCEPTS = (AcceptWords(("heads", "tails")), AcceptDice(2))
+FLIP_ACCEPTS = (AcceptWords(("heads", "tails")), AcceptDice(2, faces=("heads", "tails")))
 DRAW = "draw condition"
 KEEP = "keep"
 END_GAME = "end game"
