@@ -335,6 +335,28 @@ def test_a_read_back_cleaned_of_its_noise_is_still_judged_a_noisy_room(clip_dir,
                     NUMBER_READ_BACK, mode="confirming")
     assert got["command"] == "yes" and got["confidence"] < 1, got
 
+
+FLIP = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),
+                                 AcceptDice(2, faces=("heads", "tails"))))
+NUMBER = Expectation(Line("ask"), (AcceptNumber(2, 6),))
+
+
+@pytest.mark.parametrize("word, voice, asked", [
+    ("heads", "flite:rms", FLIP), ("heads", "espeak:en-us", FLIP), ("two", "flite:slt", NUMBER),
+])
+def test_an_answer_said_again_at_its_read_back_is_a_no(clip_dir, whisper, word, voice, asked):
+    """Over pink noise 10 dB down, a player refused a read-back by saying the answer again,
+    and Whisper wrote it "Yes." and was sure of it (0.84-0.97): Half-Chance's bench took the
+    tails the player had refused. A "yes" that sounds like the answer said again is a no; the
+    same voice's real "yes" is still a yes."""
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + asked.accepts)
+    hear_file(whisper, clips.make_clip(clip_dir, word, None, voice, snr_db=10).path, asked)
+    again = clips.make_clip(clip_dir, word, None, voice, snr_db=10, pad=0.3)  # other noise
+    assert hear_file(whisper, again.path, confirm, mode="confirming")["command"] == "no"
+    yes = hear_file(whisper, clips.make_clip(clip_dir, "yes", None, voice, snr_db=10).path,
+                    confirm, mode="confirming")
+    assert yes["command"] == "yes" and yes["sure"], yes
+
 def test_the_narrators_own_words_do_not_trigger_it(clip_dir, whisper):
     """Its own "Next." heard back while it reads is explained by what it is saying (echo) and
     passed over; a player's "pause" after it is heard."""

