@@ -49,7 +49,12 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
    RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
    (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
-   cleaned one.
+   cleaned one. The room is judged once, on the raw audio (cleaned audio always measures
+   quiet).
+
+At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
+encoder's frames of the two words, aligned) is a no: the player refused the read-back by saying
+the answer once more, and Whisper wrote it "Yes." over the noise.
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A spelled
