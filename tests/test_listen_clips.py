@@ -104,8 +104,8 @@ def test_whisper_takes_a_second_opinion_on_cleaned_audio_only_in_a_noisy_room(
     the more confident answer; in a quiet room there is nothing to clean: one decoding."""
     decoded = []
     decode = whisper.decode
-    monkeypatch.setattr(whisper, "decode", lambda samples, grammar: decoded.append(grammar)
-                        or decode(samples, grammar))
+    monkeypatch.setattr(whisper, "decode", lambda samples, grammar, *rest:
+                        decoded.append(grammar) or decode(samples, grammar, *rest))
     for snr, decodings in ((None, 1), (10, 2)):
         decoded.clear()
         talk = clips.make_clip(clip_dir, clips.TABLE_TALK[0], None, "flite:slt", snr)
