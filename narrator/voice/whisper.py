@@ -293,8 +293,8 @@ class Whisper:
         encoded = self._encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
         text, confidence, free = self.decode(samples, grammar, noisy, encoded)
-        cleaned = (self._clean(pcm) if confidence < SECOND_BELOW and not grammar.free
-                   else None)
+        cleaned = (self._clean(pcm) if noisy and confidence < SECOND_BELOW
+                   and not grammar.free else None)
         if cleaned is not None:
             again = self.decode(_samples(cleaned), grammar, noisy)
             if again[1] > confidence:
