@@ -243,8 +243,8 @@ class Session:
     def _offer(self, given: Text, step: Step, heard: Text) -> Outcome:
         """Other words heard by voice at a free-text read-back are offered as a change,
         "Keep 'Mara', or change it to 'Maura'?", and not read back alone: a voice's "yes"
-        written "US." would otherwise be read back as a new name, and its next "yes" too. So is
-        a spelling mended from how the answer was heard when said (``mended``)."""
+        written "You ask." would otherwise be read back as a new name, and its next "yes" too.
+        So is a spelling mended from how the answer was heard when said (``mended``)."""
         other = self.rules.apply(self.state, heard)
         if other.rejected is not None:
             return Outcome(self._refused(other), control="unclear")

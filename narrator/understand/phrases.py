@@ -31,7 +31,9 @@ MODES = ("asking", "reading", "paused", "confirming", "spelling")
 #: sub-templates shared by several controls
 SHARED = {
     "go_on": parse("go on | continue"),
-    "yes": parse("yes | yeah | yep | correct | right | that's right | confirm"),
+    # "U.S." and "US.": Whisper's writing of some voices' "yes" (flite awb's, 12 times of 12
+    # in the table bench's read-backs), else taken as a new name
+    "yes": parse("yes | yeah | yep | correct | right | that's right | confirm | u s | us"),
     "no": parse("no | nope | wrong | that's wrong | incorrect"),
 }
 
