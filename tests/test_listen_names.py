@@ -66,3 +66,22 @@ def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, t
     heard = ears.listen(trait(), mode="spelling")
     assert len(said) / 2 / RATE > 10.5 and isinstance(heard.meaning, Text)
     assert Levenshtein.distance(heard.meaning.text.lower(), "love for jila") <= 2, heard
+
+
+@pytest.mark.parametrize("aloud, voice", [("Budapest", "flite:rms"), ("Clerk, Dublin", "flite:slt")])
+def test_a_spelling_is_mended_by_the_name_said_aloud_before_it(recognizer, tmp_path, aloud,
+                                                               voice):
+    """Whisper writes flite rms's spelled "Budapest" "B U D A P S T" and its "Budapest" said
+    aloud "Do the best."; together they are "Budapest". Only the same question's answer
+    mends a spelling."""
+    name = aloud.replace(",", "")
+    spelled = clips.make_clip(tmp_path, " space. ".join(
+        ". ".join(word.upper()) + "." for word in name.split()), None, voice).path
+    place, other = trait(), Expectation(Line("ask.place"), (AcceptText("place"),))
+
+    def spelling(asked: Expectation) -> str | None:
+        return letters(hear_file(recognizer, spelled, asked, mode="spelling")["text"])
+    alone = spelling(place)
+    hear_file(recognizer, clips.make_clip(tmp_path, aloud, None, voice).path, place)
+    assert alone != name and spelling(other) == alone
+    assert spelling(place) == name

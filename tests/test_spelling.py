@@ -14,6 +14,7 @@ from narrator.understand.spelling import letters, mended, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
+from narrator.voice.respell import EDIT_GAIN, neighbours, respell
 from scripted import Scripted, sounds
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
@@ -153,3 +154,25 @@ def test_a_name_spelled_past_the_recognisers_window_is_heard_whole():
 def test_letters_parted_with_no_more_after_them_are_taken_alone():
     heard = spell(["q u i c k", "never decoded"], 6)
     assert heard.meaning == Text("Quick")
+
+
+def test_a_spelling_is_changed_one_letter_at_a_time_to_what_sounds_alike():
+    """The changes ``respell`` weighs: a letter for one whose name rhymes ("D" for "E"), a
+    vowel added, a letter dropped or doubled; not a letter that sounds unlike it."""
+    near = neighbours("budapst")
+    assert {"budapest", "budabst", "budast", "buddapst"} <= set(near)
+    assert "kudapst" not in near and "budapst" not in near
+    assert all("  " not in s and s == s.strip() for s in neighbours("a b"))
+
+
+@pytest.mark.parametrize("gain, own, kept", [
+    (EDIT_GAIN + 0.5, -18.0, "budapest"),
+    (EDIT_GAIN - 0.5, -18.0, "budapst"),  # a change not well heard
+    (EDIT_GAIN + 0.5, -10.0, "budapst"),  # what was said aloud was another word
+])
+def test_a_spelling_changes_only_where_the_spoken_word_makes_the_change_well_heard(
+        gain, own, kept):
+    """The table's letters stand unless the change is at least EDIT_GAIN more likely as the
+    word said aloud, and explains that word nearly as well as its own transcript does."""
+    likely = {"budapst": -20.0, "budapest": -20.0 + gain}
+    assert respell("budapst", lambda texts: [likely.get(t, -40.0) for t in texts], own) == kept

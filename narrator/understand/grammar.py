@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from narrator.events import ANSWERS
+from narrator.events import ANSWERS, Text
 from narrator.understand import template as t
 from narrator.understand.expect import (
     Accept, AcceptDice, AcceptNumber, AcceptText, AcceptWords, Expectation,
@@ -128,6 +128,12 @@ class Grammar:
         """Whether the phrase answers the question (a die, a word, a name), not a control
         ("pause") nor a go-on."""
         return isinstance(self._meaning(phrase), ANSWERS)
+
+    def text_answer(self, text: str) -> bool:
+        """Whether ``text`` is a free-text answer said aloud (a name, a label), not spelled,
+        nor a control or a yes."""
+        return bool(text) and self.mode in ("asking", "confirming") and isinstance(
+            self._meaning(text), Text)
 
     def _meaning(self, text: str):
         words = normalise(text).split()

@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -74,6 +74,14 @@ def decode(recognizer: Recognizer, grammar: Grammar, pcm: bytes) -> Heard:
     recognizer.start(grammar)
     recognizer.feed(pcm)
     return recognizer.finish()
+
+
+def respelled(recognizer: Recognizer, heard: Heard, grammar: Grammar) -> Heard:
+    """A whole spelled answer mended by a recogniser that heard the answer said aloud before
+    it (Whisper's ``respelled``: a second at most); as heard otherwise."""
+    if grammar.mode != "spelling" or not heard.text or not hasattr(recognizer, "respelled"):
+        return heard
+    return replace(heard, text=recognizer.respelled(heard.text, grammar))
 
 
 def phone_error_rate(expected: list[str], heard: list[str]) -> float:

@@ -20,7 +20,7 @@ from narrator.understand import (
     AcceptContinue, AcceptDice, AcceptSuccesses, AcceptWords, Expectation,
 )
 from narrator.voice import grammar as grammars
-from narrator.voice.asr import RATE, Recognizer, decode
+from narrator.voice.asr import RATE, Recognizer, decode, respelled
 from narrator.voice.denoise import clean_whole, make_denoiser
 from narrator.voice.listener import decide
 
@@ -116,7 +116,7 @@ def hear_file(recognizer: Recognizer, path: Path, expectation: Expectation,
         pcm = clean_whole(pcm, denoiser) or pcm
         denoiser.close()
     begin = time.perf_counter()
-    heard = decode(recognizer, grammar, pcm)
+    heard = respelled(recognizer, decode(recognizer, grammar, pcm), grammar)
     ms = (time.perf_counter() - begin) * 1000
     said = decide(heard, grammar, expectation, recognizer.name, mode=mode)
     return {"file": str(path), "text": heard.text,

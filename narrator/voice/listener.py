@@ -54,7 +54,7 @@ from narrator.understand import (
     MAX_TRACK, WAKE_WORD, AcceptText, Expectation, carries, normalise, spells, understand,
 )
 from narrator.voice import grammar as grammars
-from narrator.voice.asr import Heard, Recognizer, load_recognizer
+from narrator.voice.asr import Heard, Recognizer, load_recognizer, respelled
 from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.echo import make_canceller
 from narrator.voice.mic import Endpointer, Mic, check_input
@@ -366,8 +366,9 @@ class Ears:
 
     def _decide(self, heard: Heard, grammar, expectation: Expectation | None, mode: str,
                 echo: str) -> Utterance | None:
-        """What one decoded utterance is (``decide``); one left unanswered is logged so."""
-        self.last = heard
+        """What one decoded utterance is (``decide``), a whole spelling mended first
+        (``respelled``); one left unanswered is logged so."""
+        heard = self.last = respelled(self.recognizer, heard, grammar)
         if not self._window_open():
             leave(heard, "push to talk was not pressed")
             return None

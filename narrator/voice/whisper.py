@@ -60,7 +60,9 @@ A free-text answer (a name, a label) is the best transcript as it is; when the q
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A spelled
 one (mode "spelling") is decoded with every token but single letters, "space" and punctuation
 suppressed (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are
-the phrase ("QUI, CK." → "q u i c k").
+the phrase ("QUI, CK." → "q u i c k"), mended by the answer said aloud before it, when the
+same question was last answered aloud (``respell``: "B U D A P S T" and "Budapest" written "Do
+the best." give "b u d a p e s t").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -86,11 +88,12 @@ import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
-from narrator.understand import carries, normalise, spells
-from narrator.understand.spelling import letter_words
+from narrator.understand import AcceptText, carries, normalise, spells
+from narrator.understand.spelling import SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
+from narrator.voice.respell import respell
 from narrator.voice.said_again import frames, said_again
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
@@ -213,6 +216,8 @@ class Whisper:
         self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
         self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
         self._answer: np.ndarray | None = None  # the last answer's frames (``said_again``)
+        self._spoken: tuple | None = None  # the last free text said aloud: (the question's
+        # free-text answers, its encoder output, its transcript) (``respelled``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -260,9 +265,11 @@ class Whisper:
         begin = time.perf_counter()
         ahead, self._ahead = self._ahead, None
         pcm, self._audio = b"".join(self._audio), []
-        text, confidence, free, seconds, said = (ahead.result() if ahead is not None
-                                                 else self._decode_pcm(pcm, self._grammar))
+        text, confidence, free, seconds, said, speech = (
+            ahead.result() if ahead is not None else self._decode_pcm(pcm, self._grammar))
         text, confidence, free = self._not_said_again(text, confidence, free, said)
+        if self._grammar is not None and self._grammar.text_answer(text):
+            self._spoken = (_texts_asked(self._grammar), speech, free)
         return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
                      free=free, seconds=seconds)
 
@@ -282,16 +289,19 @@ class Whisper:
             self._answer = said
         return text, confidence, free
 
-    def _decode_pcm(self, pcm: bytes, grammar) -> tuple[str, float, str, float, np.ndarray]:
+    def _decode_pcm(self, pcm: bytes, grammar
+                    ) -> tuple[str, float, str, float, np.ndarray, np.ndarray]:
         """Decode the utterance; unless that was sure, in a noisy room decode it once more
         cleaned by RNNoise and keep the more confident answer (a second opinion). The room is
         judged once, on the raw audio: cleaned audio always measures quiet. Last, the raw
-        utterance's encoder ``frames``."""
+        utterance's encoder ``frames`` (``said_again``) and its encoder output over the
+        speech (``respelled``)."""
         pcm = pcm[:2 * RATE * self.window]
         samples = _samples(pcm)
         noisy = noisy_room(samples * 32768)
         encoded = self._encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
+        speech = _speech(encoded, samples)
         text, confidence, free = self.decode(samples, grammar, noisy, encoded)
         cleaned = (self._clean(pcm) if noisy and confidence < SECOND_BELOW
                    and not grammar.free else None)
@@ -299,7 +309,24 @@ class Whisper:
             again = self.decode(_samples(cleaned), grammar, noisy)
             if again[1] > confidence:
                 text, confidence, free = again
-        return text, confidence, free, len(pcm) / 2 / RATE, said
+        return text, confidence, free, len(pcm) / 2 / RATE, said, speech
+
+    def respelled(self, text: str, grammar) -> str:
+        """A whole spelling's letters ("b u d a p s t") mended by the same question's answer
+        last said aloud (``respell``: each spelling scored as that answer's transcript); as
+        they are when it was not said aloud."""
+        spoken = self._spoken
+        if not text or spoken is None or spoken[0] != _texts_asked(grammar):
+            return text
+        _, speech, transcript = spoken
+        head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
+
+        def score(spellings: list[str]) -> list[float]:
+            named = [" ".join(word.capitalize() for word in s.split()) for s in spellings]
+            return self._score(speech, head, [[n, n + "."] for n in named])
+        written = "".join(" " if w == SPACE else w for w in text.split())
+        mended = respell(written, score, self._score(speech, head, [[transcript]])[0])
+        return " ".join(SPACE if c == " " else c for c in mended)
 
     def _clean(self, pcm: bytes) -> bytes | None:
         """The utterance cleaned by RNNoise (one denoiser, reset for each utterance); None in
@@ -356,7 +383,7 @@ class Whisper:
             grammar, [once(t) for t in free])))
         if not candidates:
             return "", 0.0, once(best)
-        speech = np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
+        speech = _speech(encoded, samples)
         said_words = normalise(once(best)).split()
         scores = self._score(speech, head, [[best]] + [
             self._forms(c) + (self._forms(carried_form(said_words, c))[:1]
@@ -443,6 +470,18 @@ class Whisper:
             words = sum(float(held[k][t]) for k, t in enumerate(ids))
             best[i] = max(best[i], words + float(held[len(ids)][self._tok.eot]))
         return best
+
+
+def _speech(encoded, samples: np.ndarray) -> np.ndarray:
+    """The encoder output over the speech and one second after it (the rest of the window is
+    padding): what scoring cross-attends to."""
+    return np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
+
+
+def _texts_asked(grammar) -> tuple:
+    """The free-text answers a grammar's question takes (which question a spelling answers)."""
+    accepts = grammar.expectation.accepts if grammar.expectation is not None else ()
+    return tuple(a for a in accepts if isinstance(a, AcceptText))
 
 
 def _longest(sequences) -> list[tuple[int, ...]]:
