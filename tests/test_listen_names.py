@@ -68,12 +68,14 @@ def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, t
     assert Levenshtein.distance(heard.meaning.text.lower(), "love for jila") <= 2, heard
 
 
-@pytest.mark.parametrize("aloud, voice", [("Budapest", "flite:rms"), ("Clerk, Dublin", "flite:slt")])
+@pytest.mark.parametrize("aloud, voice", [("Budapest", "flite:rms"),
+                                          ("Clerk, Dublin", "flite:slt")])
 def test_a_spelling_is_mended_by_the_name_said_aloud_before_it(recognizer, tmp_path, aloud,
                                                                voice):
-    """Whisper writes flite rms's spelled "Budapest" "B U D A P S T" and its "Budapest" said
-    aloud "Do the best."; together they are "Budapest". Only the same question's answer
-    mends a spelling."""
+    """Whisper writes flite rms's spelled "Budapest" "B U D A P S T", and flite slt's spelled
+    "Clerk, Dublin" "C L E R K space G U B L I N" (said aloud: "Glirk, Dublin."): with the
+    name said aloud at the same question before, each is the name. Only the same question's
+    answer mends a spelling."""
     name = aloud.replace(",", "")
     spelled = clips.make_clip(tmp_path, " space. ".join(
         ". ".join(word.upper()) + "." for word in name.split()), None, voice).path

@@ -1,0 +1,117 @@
+"""Names spelled letter by letter, heard by Whisper: right as spelled, and mended by the name
+said aloud before it (``narrator/voice/respell.py``).
+
+The names are the free-text answers of the five golden playthroughs of at most two words and
+16 letters, each under its own question (label and names).
+Each of the table bench's voices spells each name ("B. U. D. A. P. E. S. T."):
+
+* alone: nothing said aloud at that question before;
+* after the name said aloud at the same question (what a table does: the name, refused at its
+  read-back, then "spell it"), by the same voice and by the next player's;
+* after another answer said aloud at that question (talk taken as the answer): a spelling
+  must not be changed towards it.
+
+Prints, for each, the names right of all, the spellings right alone that were changed, and
+the time to hear a spelling (p50 / p95 / most)::
+
+    python bench/spelled.py [--voices flite:slt,flite:rms]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from table import GAMES, PLAYERS, ROOT, SPELL_LETTERS, events_of, typed
+
+import clips  # noqa: E402 (tests/, on the path through table)
+from narrator.events import Line  # noqa: E402
+from narrator.understand import AcceptText, Expectation  # noqa: E402
+from narrator.understand.spelling import letters  # noqa: E402
+from narrator.voice.hear import hear_file  # noqa: E402
+from narrator.voice.whisper import Whisper  # noqa: E402
+
+OTHER = 7  # the answer said aloud before a spelling, for another one: this many names on
+WORDS = 2  # names of at most this many words (the table bench spells three: "Love for Jila")
+
+
+def names(work: Path) -> list[tuple[str, Expectation]]:
+    """The golden playthroughs' free-text answers short enough to spell, with the question
+    each answered."""
+    found: list[tuple[str, Expectation]] = []
+    for game in GAMES:
+        golden = (ROOT / "tests" / "golden" / f"{game}.in").read_text().splitlines()
+        typed(["play", game, "--save-dir", str(work / game)], golden, work / f"{game}.jsonl",
+              env=None)
+        asked = None
+        for event in events_of(work / f"{game}.jsonl"):
+            if event["event"] == "expect" and event["mode"] == "asking":
+                asked = [a for a in event["accepts"] if a["kind"] == "AcceptText"]
+            elif event["event"] == "heard" and event["meaning"]["type"] == "Text" and asked:
+                words = re.findall(r"[A-Za-z]+", event["text"])
+                if len(words) <= WORDS and len("".join(words)) <= SPELL_LETTERS:
+                    found.append((event["text"], Expectation(Line("ask"), (AcceptText(
+                        asked[0]["label"], tuple(asked[0].get("names", ()))),))))
+    return found
+
+
+def unasked(asked: Expectation) -> Expectation:
+    """The same question, as one nothing was said aloud at (a label of its own)."""
+    text = asked.accepts[0]
+    return Expectation(asked.prompt, (AcceptText(f"{text.label} (spelled only)", text.names),))
+
+
+def aloud(name: str) -> str:
+    """A name as a player spells it: "B. U. D. space. P. E. S. T."."""
+    return " space. ".join(". ".join(w.upper()) + "." for w in re.findall(r"[A-Za-z]+", name))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--voices", default=",".join(PLAYERS), help="comma-separated")
+    args = parser.parse_args()
+    whisper = Whisper()
+    with tempfile.TemporaryDirectory(prefix="spelled-") as tmp:
+        work = Path(tmp)
+        answers = names(work)
+        right = {"alone": 0, "after the name": 0, "after another's name": 0,
+                 "after another answer": 0}
+        changed = {key: 0 for key in right}
+        ms: dict[str, list[float]] = {key: [] for key in right}
+        for i, (name, asked) in enumerate(answers):
+            want = " ".join(w.capitalize() for w in re.findall(r"[A-Za-z]+", name))
+            voices = args.voices.split(",")
+            for k, voice in enumerate(voices):
+                spelled = clips.make_clip(work, aloud(name), None, voice).path
+                before = {"after the name": (name, voice),
+                          "after another's name": (name, voices[(k + 1) % len(voices)]),
+                          "after another answer": (answers[(i + OTHER) % len(answers)][0],
+                                                   voice)}
+                heard = {}
+                for key in right:
+                    question = asked if key in before else unasked(asked)
+                    if key in before:
+                        said, by = before[key]
+                        hear_file(whisper, clips.make_clip(work, said, None, by).path, question)
+                    got = hear_file(whisper, spelled, question, mode="spelling")
+                    heard[key] = letters(got["text"])
+                    ms[key].append(got["ms"])
+                    right[key] += heard[key] == want
+                for key in right:
+                    changed[key] += heard["alone"] == want and heard[key] != want
+        n = len(answers) * len(args.voices.split(","))
+        print(f"{len(answers)} names x {len(args.voices.split(','))} voices = {n} spellings")
+        for key in right:
+            times = " / ".join(f"{v:.0f}" for v in (*np.percentile(ms[key], [50, 95]),
+                                                     max(ms[key])))
+            print(f"  {key:22} right {right[key]:3}/{n}   right ones changed {changed[key]}   "
+                  f"ms p50 / p95 / most {times}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
