@@ -158,9 +158,11 @@ def test_letters_parted_with_no_more_after_them_are_taken_alone():
 
 def test_a_spelling_is_changed_one_letter_at_a_time_to_what_sounds_alike():
     """The changes ``respell`` weighs: a letter for one whose name rhymes ("D" for "E"), a
-    vowel added, a letter dropped or doubled; not a letter that sounds unlike it."""
+    vowel added, a letter dropped or doubled, a letter that was "space" ("S" for it); not a
+    letter that sounds unlike it."""
     near = neighbours("budapst")
-    assert {"budapest", "budabst", "budast", "buddapst"} <= set(near)
+    assert {"budapest", "budabst", "budast", "buddapst", "buda st"} <= set(near)
+    assert "elsa evans" in neighbours("elsasevans")
     assert "kudapst" not in near and "budapst" not in near
     assert all("  " not in s and s == s.strip() for s in neighbours("a b"))
 

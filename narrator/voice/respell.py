@@ -7,13 +7,13 @@ another meaning ("Do the best."), yet the sound is there: among spellings a lett
 one the spoken word's audio makes most likely is nearly always the name.
 
 So ``respell`` changes the spelling one letter at a time (a letter for one whose name sounds
-alike, a vowel added, a letter doubled or dropped), each time to the change the spoken word
+alike, a vowel added, a letter doubled or dropped, a letter that was "space"), each time to the change the spoken word
 makes likeliest, while that gains at least EDIT_GAIN (log probability): the spelling is the
 table's word, a change must be well heard. The spelling so changed is kept only when it
 explains the spoken word within SAID_AS of Whisper's own transcript of it: what was said
 aloud may have been another answer (talk taken as one), and letters climbed towards it are
-neither. 125 spellings of 25 names by 5 voices (``bench/spelled.py``): 46 right as heard; 82
-after the name said aloud by the same voice, 77 by another voice; after another answer said
+neither. 125 spellings of 25 names by 5 voices (``bench/spelled.py``): 46 right as heard; 86
+after the name said aloud by the same voice, 78 by another voice; after another answer said
 aloud, 46, no right one changed.
 """
 
@@ -35,13 +35,15 @@ MOST_LETTERS = 20  # a longer spelling is a recogniser looping, not a name: left
 
 def neighbours(spelled: str) -> list[str]:
     """Every spelling one change from ``spelled`` (lower-case letters, words apart): a letter
-    swapped for one whose name sounds alike, dropped or doubled, or a vowel added."""
+    swapped for one whose name sounds alike, dropped, doubled or made a space between words,
+    or a vowel added."""
     out: dict[str, None] = {}
     for i, letter in enumerate(spelled):
         if letter == " ":
             continue
         out[spelled[:i] + spelled[i + 1:]] = None
         out[spelled[:i] + letter + spelled[i:]] = None
+        out[spelled[:i] + " " + spelled[i + 1:]] = None  # "space" written as a letter ("S")
         for other in next((group for group in ALIKE if letter in group), "").replace(letter, ""):
             out[spelled[:i] + other + spelled[i + 1:]] = None
     for i in range(len(spelled) + 1):
