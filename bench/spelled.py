@@ -82,9 +82,9 @@ def main() -> int:
                  "after another answer": 0}
         changed = {key: 0 for key in right}
         ms: dict[str, list[float]] = {key: [] for key in right}
+        voices = args.voices.split(",")
         for i, (name, asked) in enumerate(answers):
             want = " ".join(w.capitalize() for w in re.findall(r"[A-Za-z]+", name))
-            voices = args.voices.split(",")
             for k, voice in enumerate(voices):
                 spelled = clips.make_clip(work, aloud(name), None, voice).path
                 before = {"after the name": (name, voice),
@@ -103,8 +103,8 @@ def main() -> int:
                     right[key] += heard[key] == want
                 for key in right:
                     changed[key] += heard["alone"] == want and heard[key] != want
-        n = len(answers) * len(args.voices.split(","))
-        print(f"{len(answers)} names x {len(args.voices.split(','))} voices = {n} spellings")
+        n = len(answers) * len(voices)
+        print(f"{len(answers)} names x {len(voices)} voices = {n} spellings")
         for key in right:
             times = " / ".join(f"{v:.0f}" for v in (*np.percentile(ms[key], [50, 95]),
                                                      max(ms[key])))

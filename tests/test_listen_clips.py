@@ -188,7 +188,7 @@ def test_a_spelling_that_begins_another_is_scored_off_its_steps_as_it_would_be_a
     off the steps of "Pause." (one sequence, not two) and scores what it scores alone."""
     samples = clips.spoken(clips.make_clip(clip_dir, "pause", "pause", "flite:awb"))
     speech = np.asarray(whisper._encode(np.frombuffer(samples, np.int16) / 32768))[:, :100]
-    head = list(whisper._tok.sot_sequence) + [whisper._tok.no_timestamps]
+    head = whisper._head
     texts = [["Pause.", "Pause"], ["Force."], ["Stop.", "Stop"], ["Pause"]]
     alone = [whisper._score(speech, head, [[spelling]])[0]
              for spellings in texts for spelling in spellings]

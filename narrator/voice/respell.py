@@ -7,14 +7,14 @@ another meaning ("Do the best."), yet the sound is there: among spellings a lett
 one the spoken word's audio makes most likely is nearly always the name.
 
 So ``respell`` changes the spelling one letter at a time (a letter for one whose name sounds
-alike, a vowel added, a letter doubled or dropped, a letter that was "space"), each time to the change the spoken word
-makes likeliest, while that gains at least EDIT_GAIN (log probability): the spelling is the
-table's word, a change must be well heard. The spelling so changed is kept only when it
-explains the spoken word within SAID_AS of Whisper's own transcript of it: what was said
-aloud may have been another answer (talk taken as one), and letters climbed towards it are
-neither. 125 spellings of 25 names by 5 voices (``bench/spelled.py``): 46 right as heard; 86
-after the name said aloud by the same voice, 78 by another voice; after another answer said
-aloud, 46, no right one changed.
+alike, a vowel added, a letter doubled or dropped, a letter that was "space"), each time to
+the change the spoken word makes likeliest, while that gains at least EDIT_GAIN (log
+probability): the spelling is the table's word, a change must be well heard. The spelling
+so changed is kept only when it explains the spoken word within SAID_AS of Whisper's own
+transcript of it: what was said aloud may have been another answer (talk taken as one), and
+letters climbed towards it are neither. 125 spellings of 25 names by 5 voices
+(``bench/spelled.py``): 46 right as heard; 86 after the name said aloud by the same voice, 78
+by another voice; after another answer said aloud, 46, no right one changed.
 """
 
 from __future__ import annotations

@@ -319,13 +319,12 @@ class Whisper:
         if not text or spoken is None or spoken[0] != _texts_asked(grammar):
             return text
         _, speech, transcript = spoken
-        head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
 
         def score(spellings: list[str]) -> list[float]:
             named = [" ".join(word.capitalize() for word in s.split()) for s in spellings]
-            return self._score(speech, head, [[n, n + "."] for n in named])
+            return self._score(speech, self._head, [[n, n + "."] for n in named])
         written = "".join(" " if w == SPACE else w for w in text.split())
-        mended = respell(written, score, self._score(speech, head, [[transcript]])[0])
+        mended = respell(written, score, self._score(speech, self._head, [[transcript]])[0])
         return " ".join(SPACE if c == " " else c for c in mended)
 
     def _clean(self, pcm: bytes) -> bytes | None:
@@ -357,7 +356,7 @@ class Whisper:
         in a noisy room (``noisy_room`` of the raw audio); ``encoded``: the samples already
         through the encoder."""
         encoded = self._encode(samples) if encoded is None else encoded
-        head = list(self._tok.sot_sequence) + [self._tok.no_timestamps]
+        head = self._head
         spelling = grammar is not None and grammar.mode == "spelling"
         asked = ([] if spelling else self._names_prompt(grammar)) + head
         held = {"suppress_tokens": self._not_letters} if spelling else {}
@@ -402,6 +401,11 @@ class Whisper:
             return []
         said = self._tok.encode(" Names: " + ", ".join(names) + ".")
         return [self._tok.sot_prev] + said[-NAME_TOKENS:]
+
+    @cached_property
+    def _head(self) -> list[int]:
+        """The tokens a transcript starts after: start, English, transcribe, no time stamps."""
+        return list(self._tok.sot_sequence) + [self._tok.no_timestamps]
 
     @cached_property
     def _not_letters(self) -> list[int]:
