@@ -287,6 +287,15 @@ def test_flip_for_me_reads_die_face_one_as_heads_and_two_as_tails():
     assert refused.rejected.key == "reject.face"
 
 
+def test_a_flip_is_said_once_the_apps_own_flip_by_the_session():
+    """The session says the app's own flip ("It came up tails."); the rules said it again
+    ("Tails."), twice in a row. They say a flip the table made, and not the app's."""
+    state, _ = play(table([["Fog"], ["Trap"]]), Continue())
+    assert play(state, TAILS)[1][0] == "Tails."
+    assert play(state, Dice((2,)))[1][0] == "Tails."
+    assert not any(s in ("Heads.", "Tails.") for s in play(state, Dice((2,), by_app=True))[1])
+
+
 def test_spoken_heads_and_tails_are_understood_at_a_flip():
     state, _ = play(table([["Fog"], ["Trap"]]), Continue())
     expectation = RULES.expects(state)

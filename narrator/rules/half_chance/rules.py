@@ -233,7 +233,8 @@ class HalfChance(FlowRules):
 
     def _on_flip(self, state: State, given: Dice | Word, *_) -> Out:
         flip = COIN[given.faces[0] if isinstance(given, Dice) else given.word]
-        return self._table(state, lambda t: t.flip(flip))
+        rolled = isinstance(given, Dice) and given.by_app  # "It came up tails." said it
+        return self._table(state, lambda t: t.flip(flip, say=not rolled))
 
     def _on_call(self, state: State, given: Number | Word, caller: int, _purpose: str) -> Out:
         player = given.value if isinstance(given, Number) else given.number

@@ -198,10 +198,12 @@ class Table:
         else:
             self.question("flip", frame.player)
 
-    def flip(self, flip: str) -> None:
-        """Move down to the next instruction that matches the flip; those passed are lost."""
+    def flip(self, flip: str, say: bool = True) -> None:
+        """Move down to the next instruction that matches the flip; those passed are lost. The
+        flip is said unless ``say`` is false (the app flipped, and said so)."""
         frame = self.s.top
-        self.say("flip.result", result="Heads" if flip == "plus" else "Tails")
+        if say:
+            self.say("flip.result", result="Heads" if flip == "plus" else "Tails")
         pos = self.card(frame.card).next_step(frame.pos, flip)
         if pos is None:
             self.say("flip.off_card")
