@@ -98,6 +98,7 @@ DOUBT = "Say it again to be sure."
 MISSED = "Didn't catch that."
 PAUSED = "Paused. Say resume to go on."
 QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard by voice
+CHECK = ("Did you say", "Yes or no.")  # narrator.session.loop: an unsure "go back" asked about
 NOT_QUITTING = "Not quitting."
 
 
@@ -231,6 +232,12 @@ class Stream:
 def quit_check(event: dict) -> bool:
     """The narrator asks whether to save and quit (it heard a quit)."""
     return event["event"] == "said" and event["text"] == QUIT_CHECK
+
+
+def checking(event: dict) -> bool:
+    """The narrator asks whether a command it was unsure of was said ("Did you say ...?")."""
+    return event["event"] == "said" and event["text"].startswith(CHECK[0]) \
+        and event["text"].endswith(CHECK[1])
 
 
 def paused(event: dict) -> bool:
@@ -581,7 +588,8 @@ class Players:
                 continue
             if got["mode"] == "confirming":
                 roll = {"type": "Control", "name": "roll", "arg": None}
-                if judged(heard, step.meaning, self.respelled) or same(heard, roll):
+                if judged(heard, step.meaning, self.respelled) or (same(heard, roll)
+                                                                   and not got["check"]):
                     words_now = "yes"
                 else:
                     self.tally.rejected += 1
@@ -610,7 +618,7 @@ class Players:
         next question (talking and interrupting over any passage meanwhile), or nothing heard;
         ``said``: the words, when said (the wait after them counts), None when typed."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
-                               "doubt": False, "ended": False, "choice": None}
+                               "doubt": False, "check": False, "ended": False, "choice": None}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -627,6 +635,8 @@ class Players:
                 got["applied"].append(event["input"])
             elif event["event"] == "said" and event["text"].endswith(DOUBT):
                 got["doubt"] = True
+            elif checking(event):
+                got["check"] = True
         self.pending = question
         if question is not None:
             got["mode"] = question.get("mode")
@@ -694,17 +704,23 @@ class Players:
         raise Stuck("the narrator's 'Save and quit?' never heard a no")
 
     def undo(self) -> bool:
-        """"go back" until the game undoes its last input."""
-        self._clean, self.pending = True, None
+        """"go back" until the game undoes its last input ("yes" when asked whether it was
+        said)."""
+        self._clean, self.pending, words = True, None, "go back"
         for _ in range(TRIES):
             begin = len(self.stream.events)
-            self.say("go back")
-            at = self.stream.wait(begin, lambda e: e["event"] == "undone" or e["event"] == "said"
+            self.say(words)
+            at = self.stream.wait(begin, lambda e: e["event"] == "undone" or checking(e)
+                                  or e["event"] == "said"
                                   and (e["text"].endswith(DOUBT) or e["text"] == MISSED), QUIET)
             if at is not None and self.stream.events[at]["event"] == "undone":
                 self.cursor = at + 1
                 return True
-            self._clean = False
+            if at is not None and checking(self.stream.events[at]) \
+                    and self.stream.wait(at, asked, QUIET) is not None:
+                words = "yes"
+                continue
+            self._clean, words = False, "go back"
             self.tally.repeats += 1
         self.tally.findings.append("go back never taken")
         return False

@@ -530,6 +530,46 @@ def test_an_unsure_yes_confirms_a_read_back_only_when_heard_twice():
     assert journal.lines[-1] == Dice((3, 4)) and session.state.total == 7
 
 
+def test_an_unsure_yes_is_asked_for_again_aloud():
+    """A table that cannot see the screen hears why nothing happened (it was a caption)."""
+    _, _, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "yes", False), ("confirming", "yes")])
+    assert 'Heard "yes"? Say it again to be sure.' in mouth.spoken
+
+
+ROLLED = ("asking", "next"), ("asking", "2"), ("asking", "roll for me", False)
+
+
+@pytest.mark.parametrize("answer", ["yes", "roll for me"])
+def test_an_unsure_roll_for_me_is_asked_about_aloud_and_a_yes_rolls(answer):
+    """Whisper writes flite's "roll for me" "Rebel for me." or "Grow for me.", a guess each
+    time it is said; "yes" it writes as itself."""
+    _, journal, _, mouth, *_ = play([*ROLLED, ("confirming", answer)])
+    assert 'Did you say "roll for me"? Yes or no.' in mouth.spoken
+    assert journal.lines[-1].by_app and len(journal.lines) == 3
+
+
+def test_no_to_an_unsure_roll_rolls_nothing_and_an_answer_said_instead_is_taken():
+    _, journal, _, mouth, *_ = play([*ROLLED, ("confirming", "no"), ("asking", "3 and 4")])
+    assert "Then say it again." in mouth.spoken and journal.lines[-1] == Dice((3, 4))
+    assert not any(getattr(given, "by_app", False) for given in journal.lines)
+    _, journal, *_ = play([*ROLLED, ("confirming", "3 and 5")])
+    assert journal.lines[-1] == Dice((3, 5))
+
+
+def test_an_unsure_go_back_is_asked_about_aloud_and_a_yes_takes_back_paused_or_not():
+    _, journal, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "go back", False),
+         ("confirming", "yes")])
+    assert 'Did you say "go back"? Yes or no.' in mouth.spoken and journal.lines[-1] == "undo"
+    _, journal, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("reading", "pause"), ("paused", "go back", False),
+         ("confirming", "yes")])
+    assert mouth.spoken[-3:] == ['Did you say "go back"? Yes or no.', "Taken back.",
+                                 "How many players?"] and journal.lines[-1] == "undo"
+
+
 def test_an_unsure_no_heard_once_changes_nothing_and_plays_no_earcon():
     _, journal, session, mouth, *_ = play(
         [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),

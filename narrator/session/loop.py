@@ -27,6 +27,8 @@ NOT_QUITTING = "Not quitting."
 READING_CONTROLS = live_controls("reading")
 #: what changes the game or ends the session: acted on when unsure only if heard twice
 WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words
+#: ... of which the commands are asked about aloud, and a yes acts on them
+CHECKED = ("back", "roll")
 #: controls that change how the narrator sounds
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
@@ -203,7 +205,10 @@ class Table:
         if isinstance(meaning, Unclear):
             return self.miss(heard, "asking")
         self.misses = 0
-        return [] if self.doubtful(heard) else self.take(heard)
+        doubt = self.doubtful(heard)
+        if doubt is None:
+            return self.take(heard)
+        return self.checked(heard, self.deliver) if self._doubt in CHECKED else doubt
 
     def take(self, heard: Utterance) -> list[Said]:
         """Act on what was understood (and not in doubt); what to say next."""
@@ -243,37 +248,56 @@ class Table:
                          f'playing.', "info")]
         return said
 
-    def doubtful(self, heard: Utterance) -> bool:
+    def doubtful(self, heard: Utterance) -> list[Said] | None:
         """An unsure yes, no, keep, change, go back, quit or roll acts only when heard twice (a
-        short tone, such as an earcon heard back, can pass for "no"); the first time the
-        caption asks for it again."""
+        short tone, such as an earcon heard back, can pass for "no"): None when it acts now;
+        the first time, what to say aloud (a table that cannot see the screen hears it)."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         doubted, self._doubt = self._doubt, None
         if heard.sure or word not in WEIGHTY or (isinstance(meaning, Word)
                                                  and self.session.mode != "confirming"):
-            return False
+            return None
         if doubted == word:
-            return False
+            return None
         self._doubt = word
-        self.show(Said(f'Heard "{heard.text}"? Say it again to be sure.', "state"))
-        return True
+        return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]
 
-    def quit_confirmed(self, heard: Utterance, tell: Callable[[list[Said]], None]) -> bool:
-        """A typed quit quits; one heard by voice asks first (said with ``tell``), and only a
-        yes quits (an unsure yes is asked for again; anything else goes on)."""
-        if heard.engine == "text":
-            return True
-        tell([Said(QUIT_CHECK, "prompt")])
-        self.held = None  # what was said over the check answers it, not the game
+    def checked(self, heard: Utterance, tell: Callable[[list[Said]], None]) -> list[Said]:
+        """An unsure "roll for me" or "go back" asked about aloud (said with ``tell``): a yes,
+        or the same words again, acts on it; a no drops it; an answer said instead is heard
+        as said now. Whisper writes flite's "roll for me" "Rebel for me." (a guess, however
+        often said), and "yes" as itself."""
+        answer = self.confirmed(f'Did you say "{heard.text}"? Yes or no.', tell)
+        name = _control_name(answer.meaning)
+        if name == "yes" or name == _control_name(heard.meaning):
+            return self.take(heard)
+        if name != "no":
+            self.held = answer
+            return []
+        return [Said("Then say it again.", "info")] + self.session.question()
+
+    def confirmed(self, question: str, tell: Callable[[list[Said]], None]) -> Utterance:
+        """Ask a yes-or-no ``question`` (said with ``tell``); the answer (an unsure yes or no
+        is asked for again)."""
+        tell([Said(question, "prompt")])
+        self.held = None  # what was said over the question answers it, not the game
         while True:
             self.state("listening")
             answer = self.listen("confirming")
             if answer is None:
                 raise _Quit(None)
-            if not self.doubtful(answer):
-                break
-        if _control_name(answer.meaning) == "yes":
+            doubt = self.doubtful(answer)
+            if doubt is None:
+                return answer
+            tell(doubt)
+
+    def quit_confirmed(self, heard: Utterance, tell: Callable[[list[Said]], None]) -> bool:
+        """A typed quit quits; one heard by voice asks first (said with ``tell``), and only a
+        yes quits (anything else goes on)."""
+        if heard.engine == "text":
+            return True
+        if _control_name(self.confirmed(QUIT_CHECK, tell).meaning) == "yes":
             return True
         self.show(Said(NOT_QUITTING, "info"))
         return False
@@ -466,7 +490,9 @@ class Table:
             if name is None:
                 self.hold(heard)
                 continue
-            if self.doubtful(heard):
+            doubt = self.doubtful(heard)
+            if doubt is not None and self._doubt not in CHECKED:
+                tell(doubt)
                 continue
             if name == "quit":
                 if self.quit_confirmed(heard, tell):
@@ -475,7 +501,7 @@ class Table:
                 continue
             if not speak:
                 self.mouth.stop()  # type: ignore[union-attr]
-            return "acted", self.take(heard)
+            return "acted", self.checked(heard, tell) if doubt else self.take(heard)
 
     # ------------------------------------------------------------------ signals
 
