@@ -217,6 +217,35 @@ def test_a_pause_said_as_the_game_ends_is_not_counted_as_needed_nor_missed(tmp_p
     assert (players.tally.needed, players.tally.misses, players.tally.findings) == (0, 0, [])
 
 
+def test_a_go_back_the_narrator_asks_about_is_answered_yes_and_counts_at_first_hearing(
+        tmp_path):
+    """An unsure "go back" is asked about ('Did you say "go back"? Yes or no.'): the table
+    answers yes, as it would a read-back, and says "go back" no more."""
+    bench = bench_table()
+    events = tmp_path / "events.jsonl"
+    events.write_text("")
+    stream = bench.Stream(events)
+    players = bench.Players(stream, None, None, talk=0.0, interrupt=True)
+    replies = {"go back": [{"event": "said", "text": 'Did you say "go back"? Yes or no.'},
+                           {"event": "expect", "mode": "confirming"}],
+               "yes": [{"event": "undone"}]}
+    said = []
+
+    def say(text, talk=False):
+        said.append(text)
+        with events.open("a") as file:
+            for event in replies[text]:
+                file.write(json.dumps({**event, "t": 3.0}) + "\n")
+        return 2.0, 2.5
+
+    players.say = say
+    try:
+        assert players.undo()
+    finally:
+        stream.close()
+    assert said == ["go back", "yes"] and players._clean and players.tally.repeats == 0
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
