@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.dice import Roller
 from narrator.events import Dice, Line, Number, Text, Unclear, Utterance
 from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
 from narrator.session.console import Captions
@@ -117,7 +118,7 @@ class Ears:
 def play(script, mouth=None, rules=INFO, engine="whisper", game=SCRIPT):
     mouth = Mouth() if mouth is None else mouth
     out = io.StringIO()
-    session = Session(rules, game, {})
+    session = Session(rules, game, {}, roller=Roller(1))  # its first two dice: no doubles
     journal = MemoryJournal()
     ears = Ears(mouth, script, engine)
     ended = run(session, ears, Captions(out), journal, mouth)
