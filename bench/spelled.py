@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from table import GAMES, PLAYERS, ROOT, SPELL_LETTERS, events_of, typed
+from table import GAMES, PLAYERS, ROOT, SPELL_LETTERS, aloud_letters, events_of, typed
 
 import clips  # noqa: E402 (tests/, on the path through table)
 from narrator.events import Line  # noqa: E402
@@ -65,11 +65,6 @@ def unasked(asked: Expectation) -> Expectation:
     return Expectation(asked.prompt, (AcceptText(f"{text.label} (spelled only)", text.names),))
 
 
-def aloud(name: str) -> str:
-    """A name as a player spells it: "B. U. D. space. P. E. S. T."."""
-    return " space. ".join(". ".join(w.upper()) + "." for w in re.findall(r"[A-Za-z]+", name))
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--voices", default=",".join(PLAYERS), help="comma-separated")
@@ -86,7 +81,7 @@ def main() -> int:
         for i, (name, asked) in enumerate(answers):
             want = " ".join(w.capitalize() for w in re.findall(r"[A-Za-z]+", name))
             for k, voice in enumerate(voices):
-                spelled = clips.make_clip(work, aloud(name), None, voice).path
+                spelled = clips.make_clip(work, aloud_letters(name), None, voice).path
                 before = {"after the name": (name, voice),
                           "after another's name": (name, voices[(k + 1) % len(voices)]),
                           "after another answer": (answers[(i + OTHER) % len(answers)][0],

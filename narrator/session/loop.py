@@ -208,7 +208,7 @@ class Table:
         doubt = self.doubtful(heard)
         if doubt is None:
             return self.take(heard)
-        return self.checked(heard, self.deliver) if self._doubt in CHECKED else doubt
+        return self.checked(heard, self.deliver) if _control_name(meaning) in CHECKED else doubt
 
     def take(self, heard: Utterance) -> list[Said]:
         """Act on what was understood (and not in doubt); what to say next."""
@@ -251,7 +251,8 @@ class Table:
     def doubtful(self, heard: Utterance) -> list[Said] | None:
         """An unsure yes, no, keep, change, go back, quit or roll acts only when heard twice (a
         short tone, such as an earcon heard back, can pass for "no"): None when it acts now;
-        the first time, what to say aloud (a table that cannot see the screen hears it)."""
+        the first time, what to say aloud (a table that cannot see the screen hears it). Go
+        back and roll are asked about instead (``checked``) where the table answers."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         doubted, self._doubt = self._doubt, None
@@ -491,7 +492,7 @@ class Table:
                 self.hold(heard)
                 continue
             doubt = self.doubtful(heard)
-            if doubt is not None and self._doubt not in CHECKED:
+            if doubt is not None and name not in CHECKED:
                 tell(doubt)
                 continue
             if name == "quit":
