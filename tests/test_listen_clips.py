@@ -237,6 +237,20 @@ def test_an_answer_at_a_word_prompt_is_heard_with_its_meaning(clip_dir, whisper)
     assert got.meaning == Word("tails")
 
 
+@pytest.mark.parametrize("voice", ["flite:slt", "flite:rms", "flite:awb", "espeak:en-us",
+                                   "festival:slt-hts"])
+def test_a_listed_word_with_its_number_is_heard_as_said(clip_dir, whisper, voice):
+    """Blades' end-of-session experience: a number, or a track and a number. Whisper wrote
+    "prowess one" "Browse 1.", "Peralis 1.", "Paris 1.", and the bare "one" explained the audio
+    best: every voice of the table bench was heard "one" (stop 53). Prompted with the words
+    the question lists, it writes "Prowess 1."."""
+    xp = Expectation(Line("ask"), (AcceptNumber(0, 6), AcceptWords((), (
+        "insight", "prowess", "resolve", "playbook"))))
+    said = clips.make_clip(clip_dir, "prowess one", "prowess one", voice)
+    got = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(xp)
+    assert got.meaning == Word("prowess", 1) and got.sure, got
+
+
 def test_a_phrase_whisper_loops_on_is_heard_whole_and_read_back(clip_dir, whisper):
     """flite slt's "no interference" is written "No interference No interference ... No" up to
     the token limit on some machines (others write "No interference.": CTranslate2's int8

@@ -69,3 +69,14 @@ def test_a_phrase_is_complete_when_no_longer_phrase_goes_on_from_it():
     assert build(DICE, EVERY_WORD).complete("four and six")  # two dice at most here
     assert build(DICE, EVERY_WORD, wake=True).complete("narrator help")
     assert not build(Expectation(Line("ask"), (AcceptText("name"),)), EVERY_WORD).complete("x")
+
+
+def test_a_questions_listed_words_are_told_while_it_is_asked_only():
+    """What Whisper is prompted with when unsure of an answer ("Insight, Prowess, ..."): the
+    words a question lists, numbered ones too, once each; none at a read-back or for free
+    text."""
+    xp = Expectation(Line("ask"), (AcceptWords(("playbook", "curse"), ("curse",)),
+                                   AcceptDice(6)))
+    assert build(xp, EVERY_WORD, mode="asking").listed() == ("playbook", "curse")
+    assert build(xp, EVERY_WORD, mode="confirming").listed() == ()
+    assert build(Expectation(Line("ask"), (AcceptText("name"),)), EVERY_WORD).listed() == ()

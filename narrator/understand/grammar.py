@@ -103,6 +103,14 @@ class Grammar:
         return tuple(dict.fromkeys(n for a in accepts if isinstance(a, AcceptText)
                                    for n in a.names))
 
+    def listed(self) -> tuple[str, ...]:
+        """The words a question lists as its answers ("insight", "prowess", "resolve",
+        "playbook"), while it is asked; none for free text."""
+        accepts = self.expectation.accepts if self.mode == "asking" and not self.free \
+            and self.expectation else ()
+        return tuple(dict.fromkeys(w for a in accepts if isinstance(a, AcceptWords)
+                                   for w in (*a.words, *a.numbered)))
+
     def matches(self, text: str) -> bool:
         """Whether ``text`` is one whole phrase of the grammar (free grammars take any text)."""
         if self.free:

