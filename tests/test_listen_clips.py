@@ -242,8 +242,8 @@ def test_an_answer_at_a_word_prompt_is_heard_with_its_meaning(clip_dir, whisper)
 def test_a_listed_word_with_its_number_is_heard_as_said(clip_dir, whisper, voice):
     """Blades' end-of-session experience: a number, or a track and a number. Whisper wrote
     "prowess one" "Browse 1.", "Peralis 1.", "Paris 1.", and the bare "one" explained the audio
-    best: every voice of the table bench was heard "one" (stop 53). Prompted with the words
-    the question lists, it writes "Prowess 1."."""
+    best: every voice of the table bench was heard "one" (stop 53). Decoded again after the
+    words the question lists, it writes "Prowess 1.", and that is the answer, sure."""
     xp = Expectation(Line("ask"), (AcceptNumber(0, 6), AcceptWords((), (
         "insight", "prowess", "resolve", "playbook"))))
     said = clips.make_clip(clip_dir, "prowess one", "prowess one", voice)
