@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 import clips
 from narrator.events import ANSWERS, Control, Dice, Line, Unclear, Word
+from narrator.rules.blades.state import XP_TRACKS
 from narrator.understand import (
     AcceptDice, AcceptNumber, AcceptWords, Expectation, normalise, understand,
 )
@@ -244,8 +245,7 @@ def test_a_listed_word_with_its_number_is_heard_as_said(clip_dir, whisper, voice
     "prowess one" "Browse 1.", "Peralis 1.", "Paris 1.", and the bare "one" explained the audio
     best: every voice of the table bench was heard "one" (stop 53). Decoded again after the
     words the question lists, it writes "Prowess 1.", and that is the answer, sure."""
-    xp = Expectation(Line("ask"), (AcceptNumber(0, 6), AcceptWords((), (
-        "insight", "prowess", "resolve", "playbook"))))
+    xp = Expectation(Line("ask"), (AcceptNumber(0, 6), AcceptWords((), tuple(XP_TRACKS))))
     said = clips.make_clip(clip_dir, "prowess one", "prowess one", voice)
     got = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(xp)
     assert got.meaning == Word("prowess", 1) and got.sure, got

@@ -374,8 +374,7 @@ class Whisper:
         at LISTED_AT at least) is kept instead."""
         encoded = self._encode(samples) if encoded is None else encoded
         heard = self._decode(samples, grammar, noisy, encoded, self._names_prompt(grammar))
-        listed = self._listed_prompt(grammar)
-        if listed and heard[1] < SECOND_BELOW:
+        if heard[1] < SECOND_BELOW and (listed := self._listed_prompt(grammar)):
             again = self._decode(samples, grammar, noisy, encoded, listed, weigh=False)
             if again[1] > max(heard[1], LISTED_AT) and grammar.answer(again[0]):
                 return again
@@ -434,9 +433,7 @@ class Whisper:
     def _listed_prompt(self, grammar) -> list[int]:
         """For a question that lists its answers (``Grammar.listed()``), Whisper's
         previous-text prompt "Insight, Prowess, Resolve, Playbook.": it then writes "prowess
-        one" so, not "Browse 1." (docs/speech-in.md, stop 54). Empty otherwise. Not the first
-        decoding's: prompted so, Whisper goes on with the list ("No interference, No
-        interference, ..." for flite slt's "no interference")."""
+        one" so, not "Browse 1." (docs/speech-in.md, stop 54). Empty otherwise."""
         listed = grammar.listed() if grammar is not None else ()
         return self._prompted(", ".join(w.capitalize() for w in listed)) if listed else []
 
