@@ -2,6 +2,7 @@
 
     python bench/table.py --game slow-burn [--snr DB [--noise pink]] [--rate R] [--from N]
                           [--steps M] [--apart] [--talk P] [--seed S] [--out DIR]
+                          [--record WAV]
     python bench/table.py --all [--rate R]
 
 ``narrator play GAME --events FILE`` runs with its default engines in a private PulseAudio
@@ -28,8 +29,9 @@ question is asked or to interrupt:
   answer not heard by voice in TRIES tries is typed, as the read-back invites
   (``--no-typing``: the run stops there), and counted: the game is then not completed by
   voice alone;
-* interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten, and
-  "go back" at one question in eight (then the answer before it is given again);
+* interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten (not
+  said again once a question is asked), and "go back" at one question in eight (then the
+  answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed (three other voices talking) plays under everything at ``--snr`` dB below
   each player's speech (``--noise pink``: pink noise instead, a fan or a busy room's hum);
@@ -37,6 +39,8 @@ question is asked or to interrupt:
 
 A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
 Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
+``--record WAV`` keeps what the microphone heard (16 kHz mono) and prints when it began (epoch
+seconds, the events file's clock), so a miss can be cut out and replayed through the ears.
 
 ``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
 voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
@@ -769,7 +773,9 @@ class Players:
 
     def control(self, word: str, done: Callable[[dict], bool]) -> int | None:
         """Say a control over the narration until its effect shows (the index of that event;
-        None when it never does, or when the game ends first: then it was not needed)."""
+        None when it never does, or when the game ends first: then it was not needed). Not
+        again once a question is asked: a table says no more "pause" to a question (said into
+        a read-back at 10 dB, it was heard "yes" twice and took an answer no one gave)."""
         if self.stream.wait(0, game_over, 0) is not None:
             return None
         for attempt in range(TRIES):
@@ -787,9 +793,11 @@ class Players:
                 self.tally.first += attempt == 0
                 return at
             self.tally.misses += 1
-            self.tally.repeats += 1
             heard = [e["text"] for e in self.stream.events[begin:] if e["event"] == "heard"]
             self.finding(word, " / ".join(heard) or ignored)
+            if self.stream.wait(begin, asked, 0) is not None:
+                return None
+            self.tally.repeats += 1
         return None
 
     # -------------------------------------------------------------- speaking
@@ -849,10 +857,12 @@ class Run:
 def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
                   rate: float = 1.0, start: int = 0, steps: int | None = None,
                   apart: bool = False, talk: float = 0.3, interrupt: bool = True, seed: int = 1,
-                  out: Path | None = None, typing: bool = True) -> Run:
+                  out: Path | None = None, typing: bool = True,
+                  record: Path | None = None) -> Run:
     """One game (or ``steps`` answers of it from answer ``start``) played by the table, over
     ``noise`` at ``snr`` dB when given (``typing``: an answer never heard by voice is typed, as
-    the narrator invites, and the run goes on)."""
+    the narrator invites, and the run goes on; ``record``: a WAV file of what the microphone
+    heard)."""
     work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
     clips_dir = (out or ROOT / ".bench-clips")
     env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
@@ -873,6 +883,7 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
                     random.Random(seed), noise)
         log = work / "events.jsonl"
         command = ["resume"] if start else ["play", game]
+        recorder = recording(record, env) if record else None
         began = time.time()
         with open(work / "narrator.out", "w") as output:
             app = subprocess.Popen(
@@ -904,6 +915,9 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
                         app.kill()
                 room.close()
                 stream.close()
+                if recorder is not None:
+                    recorder.terminate()
+                    recorder.wait(timeout=30)
         wall = time.time() - began
     spoken = [e for e in stream.events if e["event"] == "spoken"]
     narration = sum(e["end"] - e["start"] for e in spoken)
@@ -912,6 +926,24 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
     spans = [(e["start"], e["end"]) for e in spoken]
     own = sum(outside(held, spans) for held in players.tally.held)
     return Run(game, snr, noise, done, players.tally, wall, narration, room.spoken, own)
+
+
+def recording(path: Path, env: dict) -> subprocess.Popen:
+    """Record the microphone's source (``PULSE_SOURCE`` in ``env``) into ``path``, a 16 kHz
+    mono WAV file; when its first sample was heard is printed (epoch seconds: the audio
+    written by the time the file first grows, counted back; parecord starts a second or two
+    after it is run)."""
+    path.unlink(missing_ok=True)
+    recorder = subprocess.Popen(["parecord", "--rate=16000", "--channels=1", "--format=s16le",
+                                 "--latency-msec=30", "--file-format=wav", str(path)], env=env)
+    header = 44  # a WAV file's header: the audio comes after it
+    written = 0
+    while recorder.poll() is None and written <= header:
+        written = path.stat().st_size if path.exists() else 0
+        time.sleep(0.01)
+    began = time.time() - max(0, written - header) / 2 / 16000
+    print(f"recording the microphone into {path} from {began:.3f}", file=sys.stderr)
+    return recorder
 
 
 def outside(span: tuple[float, float], others: list[tuple[float, float]]) -> float:
@@ -990,6 +1022,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-typing", action="store_true",
                         help="never type an answer not heard by voice: the run stops there")
     parser.add_argument("--out", type=Path, help="clip cache folder (default .bench-clips)")
+    parser.add_argument("--record", type=Path,
+                        help="keep what the microphone heard in this WAV file")
     args = parser.parse_args(argv)
     # Ctrl-C or kill: the table so far (and a run started in the background still hears
     # Ctrl-C, as the narrator it starts does: a handled signal is reset for a child)
@@ -1008,7 +1042,10 @@ def main(argv: list[str] | None = None) -> int:
         run = play_by_voice(game, snr=snr, noise=args.noise, rate=rate, start=args.start,
                             steps=args.steps, apart=args.apart, talk=args.talk,
                             interrupt=not args.no_interrupt, seed=args.seed, out=args.out,
-                            typing=not args.no_typing)
+                            typing=not args.no_typing,
+                            record=args.record and (args.record if len(runs) == 1 else
+                                                    args.record.with_suffix(
+                                                        f".{game}-{snr or 'clean'}.wav")))
         print(report(run), flush=True)
     return 0
 
