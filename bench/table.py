@@ -934,14 +934,15 @@ def recording(path: Path, env: dict) -> subprocess.Popen:
     written by the time the file first grows, counted back; parecord starts a second or two
     after it is run)."""
     path.unlink(missing_ok=True)
-    recorder = subprocess.Popen(["parecord", "--rate=16000", "--channels=1", "--format=s16le",
-                                 "--latency-msec=30", "--file-format=wav", str(path)], env=env)
+    recorder = subprocess.Popen(["parecord", f"--rate={clips.RATE}", "--channels=1",
+                                 "--format=s16le", "--latency-msec=30", "--file-format=wav",
+                                 str(path)], env=env)
     header = 44  # a WAV file's header: the audio comes after it
     written = 0
     while recorder.poll() is None and written <= header:
         written = path.stat().st_size if path.exists() else 0
         time.sleep(0.01)
-    began = time.time() - max(0, written - header) / 2 / 16000
+    began = time.time() - max(0, written - header) / 2 / clips.RATE  # 16-bit samples
     print(f"recording the microphone into {path} from {began:.3f}", file=sys.stderr)
     return recorder
 
