@@ -1,28 +1,22 @@
 """The command line's one error boundary: no command ever shows a Python traceback.
 
 An expected problem (``NarratorError``) is printed as its one-line message. Anything else is
-unexpected: the full report goes to a log file in the user state folder and the user is told
-where. Ctrl-C stops any command; when a session is open it says how to pick it up again (its
-journal holds every confirmed input, so nothing is lost).
+unexpected: the full report goes to a log file in the user state folder (``crash_report``) and
+the user is told where. Ctrl-C stops any command; when a session is open it says how to pick
+it up again (its journal holds every confirmed input, so nothing is lost).
 """
 
 from __future__ import annotations
 
 import io
 import os
-import platform
 import sys
-import tempfile
-import traceback
-from datetime import datetime
-from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-import platformdirs
 import typer
 from typer.core import TyperGroup
 
+from narrator.crash_report import write_report
 from narrator.errors import NarratorError
 
 #: exit status of an unexpected error (sysexits' EX_SOFTWARE) and of Ctrl-C (128 + SIGINT)
@@ -49,11 +43,6 @@ def saved_line() -> str | None:
     return f"Session saved as {name}. `narrator resume {name}` picks it up."
 
 
-def report_folder() -> Path:
-    """Where crash reports go: the user state folder (``$XDG_STATE_HOME/narrator`` on Linux)."""
-    return Path(platformdirs.user_state_dir("narrator"))
-
-
 class BoundaryGroup(TyperGroup):
     """Typer's command group, with every command run inside the error boundary."""
 
@@ -72,7 +61,7 @@ class BoundaryGroup(TyperGroup):
             _say("\n" + (saved_line() or "Stopped; nothing was saved."), "yellow")
             raise typer.Exit(INTERRUPTED) from None
         except Exception as exc:  # the boundary: everything else is reported, not shown raw
-            where = _write_report(exc)
+            where = write_report(exc, _open_session[0] if _open_session else None)
             _say(f"narrator stopped on an unexpected error ({type(exc).__name__}: "
                  f"{_clip(str(exc))}). {where}", "red")
             if saved_line():
@@ -98,29 +87,3 @@ def _say(text: str, colour: str) -> None:
 def _clip(text: str, limit: int = 200) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _write_report(exc: BaseException) -> str:
-    """Write the full report; say where it is (or why it could not be written)."""
-    try:
-        version = metadata.version("narrator")
-    except metadata.PackageNotFoundError:
-        version = "(not installed)"
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    text = "".join([
-        f"narrator {version} crash report, {datetime.now().isoformat(timespec='seconds')}\n",
-        f"python {platform.python_version()} on {platform.platform()}\n",
-        f"command: {' '.join(sys.argv)}\n",
-        f"session: {_open_session[0] if _open_session else '-'}\n\n",
-        *traceback.format_exception(exc),
-    ])
-    problems = []
-    for folder in (report_folder(), Path(tempfile.gettempdir())):
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"narrator-crash-{stamp}.log"
-            path.write_text(text, encoding="utf-8", errors="backslashreplace")
-            return f"The full report is in {path}; please include it when you report this."
-        except OSError as err:
-            problems.append(f"{folder}: {err.strerror or err}")
-    return "The full report could not be written (" + "; ".join(problems) + ")."

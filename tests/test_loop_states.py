@@ -704,3 +704,63 @@ def test_with_a_microphone_deaf_to_the_narrator_a_word_ending_with_our_earcon_is
     mic.source = SimpleNamespace(hears_narrator=False)
     heard = after_our_earcon(mic)
     assert heard is not None and heard.text == "help"
+
+
+class FaultyEars(Ears):
+    """Microphone ears whose hearing fails (a bug: respell once crashed on "space" heard three
+    times running) where the script says "fault"; each utterance answers a question of its
+    own (the microphone's thread waits for the loop's next one)."""
+
+    answered = None  # the question the last utterance answered
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if mode != "reading" and expectation == self.answered:
+            time.sleep(0.01)
+            return None
+        if self.script and self.script[0] == "fault" and mode != "reading":
+            self.script.pop(0)
+            raise ValueError("max() arg is an empty sequence")
+        heard = super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+        self.answered = expectation if heard is not None else self.answered
+        return heard
+
+
+def test_a_hearing_that_fails_is_a_miss_with_a_report_and_the_microphone_listens_on(
+        tmp_path, monkeypatch):
+    """The microphone's thread ended on the error and the narrator heard nothing more (a
+    traceback printed, the table talking to a deaf narrator until it gave up)."""
+    from narrator.session.console import LiveEars
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    mouth, out, journal = Mouth(), io.StringIO(), MemoryJournal()
+    live = LiveEars(FaultyEars(mouth, [("asking", "next"), "fault", ("asking", "2"),
+                                       ("asking", "quit", True, "text")]))
+    try:
+        run(Session(INFO, SCRIPT, {}, roller=Roller(1)), live, Captions(out), journal, mouth)
+    finally:
+        live.close()
+    transcript = out.getvalue()
+    assert "Didn't catch that." in transcript and "unclear" in mouth.earcons
+    assert "Something went wrong while hearing that (ValueError); say it again, or type it." \
+        in transcript
+    [report] = (tmp_path / "narrator").glob("narrator-crash-*.log")
+    assert str(report) in transcript and "max() arg is an empty sequence" in report.read_text()
+    assert journal.lines[-1] == Number(2)  # heard by voice after the fault
+
+
+def test_hearings_failing_over_and_over_stop_the_session_on_the_error(tmp_path, monkeypatch):
+    """Not one utterance's fault: MOST_FAULTS in a row reach the session (which the command
+    line's boundary stops, saved), not an endless run of misses and reports."""
+    from narrator.session.console import MOST_FAULTS, LiveEars
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    live = LiveEars(FaultyEars(Mouth(), ["fault"] * (MOST_FAULTS + 2)))
+    expectation = Session(INFO, SCRIPT, {}).expectation
+    try:
+        for _ in range(MOST_FAULTS - 1):
+            assert isinstance(live.listen(expectation, timeout=5).meaning, Unclear)
+        with pytest.raises(ValueError, match="empty sequence"):
+            live.listen(expectation, timeout=5)
+    finally:
+        live.close()
+    assert len(list((tmp_path / "narrator").glob("narrator-crash-*.log"))) == MOST_FAULTS - 1

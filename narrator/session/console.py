@@ -12,13 +12,16 @@ from typing import Any, Iterator, TextIO
 
 from rich.console import Console
 
-from narrator.events import Said, Utterance
+from narrator.crash_report import write_report
+from narrator.events import Said, Unclear, Utterance
 from narrator.rules.base import Expectation
 from narrator.understand import understand
 from narrator.voice.earcons import earcon_seconds
 from narrator.voice.unanswered import left_unanswered
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
+MOST_FAULTS = 3  # hearings failing in a row: the fault is not one utterance's, so the session
+# stops on it (saved, with a crash report) rather than listen on in vain
 CLOSE_WAIT = 30.0  # seconds to let a decoding finish before the microphone is closed
 CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the earcon heard
 CUE_LEAD = 0.5  # ... unless its sound (and the ears' lead-in, 0.3 s) began this long before it
@@ -73,13 +76,24 @@ class TextEars:
         return iter(self._stream.readline, "")
 
 
+def _fault(exc: Exception) -> Utterance:
+    """Hearing one utterance failed unexpectedly: reported (``crash_report``) and taken as not
+    understood, so the table hears the miss and says it again or types it, and the microphone
+    goes on listening (its thread would otherwise end, and the narrator hear nothing more)."""
+    where = write_report(exc)
+    return Utterance("", Unclear("", f"Something went wrong while hearing that "
+                                     f"({type(exc).__name__}); say it again, or type it. "
+                                     f"{where}"), 0.0, "microphone", False)
+
+
 class LiveEars:
     """The microphone heard in a thread of its own, so a decoding never holds up the reading,
     with the keyboard beside it (when given): a line typed (and Enter) is taken as typed at any
     moment, so a table can always type a name, or anything, rather than say it.
 
     Each ``listen`` says what is expected now; the microphone thread listens for that. An
-    utterance heard for a question that is no longer asked is dropped."""
+    utterance heard for a question that is no longer asked is dropped; one whose hearing fails
+    is a miss (``_fault``), and MOST_FAULTS failing in a row stop the session."""
 
     def __init__(self, voice: Any, keyboard: TextEars | None = None) -> None:
         self.voice = voice
@@ -96,12 +110,21 @@ class LiveEars:
 
     def _hear(self) -> None:
         self._wanted.wait()
+        faults = 0  # hearings that failed in a row
         while not self._closed.is_set():
             if self._want is None:
                 return
             expectation, mode, echo = self._want
             started = time.monotonic()
-            heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
+            try:
+                heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
+            except Exception as exc:  # one utterance's fault must not end the listening
+                faults += 1
+                self._heard.put((exc if faults >= MOST_FAULTS else _fault(exc), expectation))
+                if faults >= MOST_FAULTS:
+                    return
+                continue
+            faults = 0
             if heard is not None and self._our_cue():
                 left_unanswered(heard.text, "it ended with an earcon")
             elif heard is not None:
@@ -146,6 +169,8 @@ class LiveEars:
                 heard, under = self._heard.get(timeout=left)
             except queue.Empty:
                 return None
+            if isinstance(heard, Exception):  # hearing failed MOST_FAULTS times in a row
+                raise heard
             if isinstance(heard, str) and self.keyboard is not None:
                 return self.keyboard.typed(heard, expectation, mode)
             if under == expectation:

@@ -57,10 +57,11 @@ def respell(spelled: str, score: Callable[[list[str]], list[float]], own: float,
     """``spelled`` changed while each change gains EDIT_GAIN by ``score`` (the log probability
     of each spelling as the spoken word), when the change scores at least ``own`` (the spoken
     word's own transcript's score) less SAID_AS; unchanged otherwise."""
-    if not spelled.strip() or sum(c != " " for c in spelled) > MOST_LETTERS:
+    words = " ".join(spelled.split())  # "space" said twice, or first: one gap between words
+    if not words or sum(c != " " for c in words) > MOST_LETTERS:
         return spelled
     begin = time.perf_counter()
-    best, best_score = spelled, score([spelled])[0]
+    best, best_score = words, score([words])[0]
     while time.perf_counter() - begin < budget:
         near = neighbours(best)
         scores = score(near)
@@ -68,4 +69,4 @@ def respell(spelled: str, score: Callable[[list[str]], list[float]], own: float,
         if scores[top] < best_score + EDIT_GAIN:
             break
         best, best_score = near[top], scores[top]
-    return best if best_score >= own - SAID_AS else spelled
+    return best if best != words and best_score >= own - SAID_AS else spelled
