@@ -15,6 +15,9 @@ question is asked or to interrupt:
 * the answers are the game's golden playthrough (tests/golden/GAME.in) as typed, less the lines
   the game refuses (found by playing it typed first, with the same seed, so the bench also knows
   which input each answer must give);
+* each answer is given by the next player in turn, who also deals with what follows it (its
+  read-back, a correction, a change offered, spelling it), as at a real table; words they say
+  again are said a little slower and in another pitch each time (AGAIN);
 * a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
@@ -98,6 +101,10 @@ SLOWEST = 8  # the longest waits the report names, with what was said before eac
 ANSWERING = ("asking", "confirming", "spelling")  # the narrator's modes when a question waits
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
 REACTION = 0.4  # seconds a player takes to start answering after the listening sound
+#: how a player says the same words once more within one answer (tempo, pitch in cents): a
+#: little slower each time, as a person repeats for a listener who missed it, and never the
+#: same sound twice (a synthetic voice would otherwise say it alike, and be misheard alike)
+AGAIN = ((1.0, 0), (0.92, 40), (0.88, -40), (0.85, 20))
 DOUBT = "Say it again to be sure."
 MISSED = "Didn't catch that."
 PAUSED = "Paused. Say resume to go on."
@@ -278,12 +285,14 @@ class Room:
         if snr is not None:
             self._start_bed(snr, noise)
 
-    def say(self, text: str, player: int) -> tuple[float, float]:
-        """A player says ``text`` into the room; when it started and ended (epoch seconds: the
-        end is the start plus the clip's length; paplay itself returns once the stream is
-        drained, later)."""
+    def say(self, text: str, player: int, again: int = 0) -> tuple[float, float]:
+        """A player says ``text`` into the room (``again``: times they said it before, AGAIN);
+        when it started and ended (epoch seconds: the end is the start plus the clip's length;
+        paplay itself returns once the stream is drained, later)."""
         voice = PLAYERS[player % len(PLAYERS)]
         path = clips.make_clip(self.clips_dir, text, None, voice, pad=0.1).path
+        if again:
+            path = retold(path, *AGAIN[min(again, len(AGAIN) - 1)])
         if voice in self._gains:
             path = scaled(path, self._gains[voice])
         length = sf.info(path).duration
@@ -324,6 +333,16 @@ def scaled(path: Path, gain: float) -> Path:
     if not out.exists():
         samples, rate = sf.read(path)
         sf.write(out, np.clip(samples * gain, -1, 1), rate, subtype="PCM_16")
+    return out
+
+
+def retold(path: Path, tempo: float, cents: int) -> Path:
+    """A copy of the clip at ``path`` said at ``tempo`` and ``cents`` higher (cached beside
+    it)."""
+    out = path.with_name(f"{path.stem}-t{tempo:g}-p{cents}.wav")
+    if not out.exists():
+        subprocess.run(["sox", str(path), str(out), "tempo", "-s", f"{tempo:g}", "pitch",
+                        str(cents)], check=True, capture_output=True, timeout=60)
     return out
 
 
@@ -451,7 +470,9 @@ class Players:
         self.tally = Tally()
         self.cursor = 0  # events before this index have been dealt with
         self.pending: dict | None = None  # the question the last answer's outcome ended on
-        self.player = 0
+        self.player = 0  # whose turn it is to answer next
+        self.answerer: int | None = None  # who gave the answer now being read back
+        self.told: dict[str, int] = {}  # times the answerer said each thing in this answer
         self.voice = PLAYERS[0]  # who spoke last (for the findings)
         self._clean = True  # the last undo took one "go back"
         self._ours: set[int] = set()  # ids of the events a control of the table brought about
@@ -525,7 +546,15 @@ class Players:
         return False
 
     def answer(self, step: Step) -> bool:
-        """Say the answer until the game takes what it should; False if it never does."""
+        """The next player says the answer until the game takes what it should (False if it
+        never does), and answers its read-backs, corrects and spells it themselves."""
+        self.answerer, self.player, self.told = self.player, self.player + 1, {}
+        try:
+            return self._answer(step)
+        finally:
+            self.answerer = None
+
+    def _answer(self, step: Step) -> bool:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
         spelled = neither = False
@@ -803,14 +832,20 @@ class Players:
     # -------------------------------------------------------------- speaking
 
     def say(self, text: str, talk: bool = False) -> tuple[float, float]:
-        """A player (the next in turn, or anyone for talk) says ``text``; when it started and
-        ended."""
+        """A player says ``text`` (anyone, for talk; else the one whose answer is being dealt
+        with, or the next in turn); when it started and ended."""
         self.hold(REACTION)
-        player = self.rng.randrange(len(PLAYERS)) if talk else self.player
+        again = 0
+        if talk:
+            player = self.rng.randrange(len(PLAYERS))
+        elif self.answerer is not None:
+            player, again = self.answerer, self.told.get(text, 0)
+            self.told[text] = again + 1
+        else:
+            player, self.player = self.player, self.player + 1
         if not talk:
-            self.player += 1
             self.voice = PLAYERS[player % len(PLAYERS)]
-        return self.room.say(text, player)
+        return self.room.say(text, player, again)
 
     def hold(self, seconds: float) -> None:
         """The table waits ``seconds`` of its own accord (counted as its time, not the app's)."""

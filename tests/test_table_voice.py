@@ -246,6 +246,49 @@ def test_a_go_back_the_narrator_asks_about_is_answered_yes_and_counts_at_first_h
     assert said == ["go back", "yes"] and players._clean and players.tally.repeats == 0
 
 
+def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_own_voice(
+        tmp_path, monkeypatch):
+    """At a table the answerer corrects their own read-back (the narrator knows an answer said
+    again only in the same voice), saying it once more a little otherwise; the next answer is
+    the next player's."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    events = tmp_path / "events.jsonl"
+    events.write_text("")
+    stream = bench.Stream(events)
+    number = {n: {"type": "Number", "value": n} for n in (2, 3, 4)}
+
+    def read_back(n, mode):
+        return [{"event": "heard", "mode": mode, "meaning": number[n], "text": str(n)},
+                {"event": "said", "kind": "line", "text": f"I heard {n}. Right?"},
+                {"event": "expect", "mode": "confirming"}]
+
+    taken = [{"event": "expect", "mode": "asking"}]
+    replies = iter([read_back(3, "asking"), read_back(4, "confirming"),
+                    [{"event": "applied", "input": number[4]}, *taken],
+                    [{"event": "applied", "input": number[2]}, *taken]])
+
+    class Room:
+        said = []
+
+        def say(self, text, player, again):
+            self.said.append((text, player, again))
+            with events.open("a") as file:
+                for event in next(replies):
+                    file.write(json.dumps({**event, "t": 3.0}) + "\n")
+            return 2.0, 2.5
+
+    players = bench.Players(stream, Room(), None, talk=0.0, interrupt=True)
+    try:
+        assert players.answer(bench.Step("4", number[4], [number[4]]))
+        assert players.answer(bench.Step("2", number[2], [number[2]]))
+    finally:
+        stream.close()
+    assert Room.said == [("4", 0, 0), ("4", 0, 1), ("yes", 0, 0), ("2", 1, 0)]  # the second
+    # "4" said otherwise (AGAIN)
+    assert (players.tally.needed, players.tally.first, players.tally.rejected) == (2, 1, 1)
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
