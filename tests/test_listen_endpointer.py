@@ -66,6 +66,18 @@ def test_a_word_over_a_steady_noise_is_the_players_over_talk_it_is_the_talks():
     assert got.count("start") == got.count("end") == 1 and ep.talking and ep.distant
 
 
+def test_a_soft_word_6_db_over_a_steady_noise_starts_an_utterance():
+    """A soft word (Festival's "yes": its loud sounds about twice a fan's level) starts an
+    utterance over a steady noise: at a table with pink noise 10 dB down it was never heard
+    (said eight times); the noise alone starts nothing."""
+    steady = list(np.random.default_rng(1).uniform(900, 1100, 200))
+    word = [2200] * 5 + [1000] * 14
+    ep = Endpointer()
+    ep.focusing = True  # as the ears listen but over the narration
+    got = events(ep, steady + word)
+    assert got.count("start") == got.count("end") == 1 and got.index("start") >= len(steady)
+
+
 def test_a_words_weaker_sounds_over_a_steady_noise_are_part_of_it():
     """Over a steady noise a word's weaker sounds (here 4.6 dB over the noise) go on with it:
     the utterance ends 300 ms after them, not after its loud part (then Whisper heard half a
