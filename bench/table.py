@@ -97,6 +97,7 @@ TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells ("Love for Jila")
 SPELL_IT = "spell it"
+REPLIES = ("yes", "keep", "change")  # what a player says to a read-back, not to a question
 SLOWEST = 8  # the longest waits the report names, with what was said before each
 ANSWERING = ("asking", "confirming", "spelling")  # the narrator's modes when a question waits
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
@@ -641,8 +642,8 @@ class Players:
             self.tally.repeats += 1
             self.finding(words_now, got["heard_text"])
             first, failed = False, failed + (words_now == step.text)
-            if got["mode"] is None:  # nothing came back: still asked the same
-                continue
+            if got["mode"] == "asking" and words_now in REPLIES:  # its yes heard as a no:
+                words_now = again(step, failed)  # asked again, the answer is said again
         self.tally.findings.append(f"gave up on {step.text!r}")
         return False
 

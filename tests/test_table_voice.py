@@ -289,6 +289,45 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
     assert (players.tally.needed, players.tally.first, players.tally.rejected) == (2, 1, 1)
 
 
+def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_again(
+        tmp_path, monkeypatch):
+    """At 10 dB flite awb's "yes" to "I heard heads. Right?" was heard as a sure "no"; the
+    question came again and the table said "yes" to it four times, out of step."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    events = tmp_path / "events.jsonl"
+    events.write_text("")
+    stream = bench.Stream(events)
+    four = {"type": "Number", "value": 4}
+    replies = iter([
+        [{"event": "heard", "mode": "asking", "meaning": four, "text": "4"},
+         {"event": "said", "kind": "readback", "text": "I heard 4. Right?"},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "text": "no",
+          "meaning": {"type": "Word", "word": "no", "number": None}},
+         {"event": "said", "kind": "info", "text": "Then say it again."},
+         {"event": "said", "kind": "prompt", "text": "How many?"},
+         {"event": "expect", "mode": "asking"}],
+        [{"event": "applied", "input": four}, {"event": "expect", "mode": "asking"}]])
+
+    class Room:
+        said = []
+
+        def say(self, text, player, again):
+            self.said.append(text)
+            with events.open("a") as file:
+                for event in next(replies):
+                    file.write(json.dumps({**event, "t": 3.0}) + "\n")
+            return 2.0, 2.5
+
+    players = bench.Players(stream, Room(), None, talk=0.0, interrupt=True)
+    try:
+        assert players.answer(bench.Step("4", four, [four]))
+    finally:
+        stream.close()
+    assert Room.said == ["4", "yes", "4"]
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
