@@ -272,6 +272,15 @@ def test_the_numbers_of_a_one_number_answer_are_awaited_while_asking():
     assert grammar(ask(AcceptNumber(1, 20))).awaited() == []
 
 
+def test_none_is_awaited_where_a_count_of_successes_answers_while_asking():
+    """Slow Burn's mini job takes a count of successes or three dice: espeak-ng's "none" was
+    written "Yeah." three times and typed; "none" is weighed while asking and at a read-back,
+    not over the narration."""
+    job = ask(AcceptSuccesses(3), AcceptDice(12, 3, 3))
+    assert grammar(job).awaited() == ["none"] == grammar(job, "confirming").awaited()
+    assert "none" not in grammar(job, "reading").awaited()
+
+
 def test_the_voice_grammar_holds_track_numbers_to_the_tracks_the_game_has():
     """Slow Burn has 19 tracks, Blades none: "skip to track thirty" is then nothing a player
     could mean, and cannot outscore "thirteen"; typing still gets the reason for a refusal."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from narrator.events import ANSWERS, Text
 from narrator.understand import template as t
 from narrator.understand.expect import (
-    Accept, AcceptDice, AcceptNumber, AcceptText, AcceptWords, Expectation,
+    Accept, AcceptDice, AcceptNumber, AcceptSuccesses, AcceptText, AcceptWords, Expectation,
 )
 from narrator.understand.match import understand
 from narrator.understand.nearest import nearest
@@ -21,6 +21,9 @@ from narrator.understand.phrases import (
     AWAITED_CONTROL, MAX_TRACK, WAKE_WORD, is_free, phrases as live_phrases,
 )
 from narrator.understand.words import normalise, spoken
+
+
+NO_SUCCESSES = "none"  # the one word that answers a count of successes ("Yeah." by espeak-ng)
 
 
 @dataclass(frozen=True)
@@ -75,18 +78,19 @@ class Grammar:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
         "worse", "none"), while asking (or confirming: a correction) the one numbers it may be
-        answered with when there are at most ``numbers`` (``one_numbers``), and the control
-        the mode waits for ("resume" while paused). A recogniser that scores candidates weighs
-        these whatever it transcribed ("harm" written "Time.", espeak-ng's "nine" written
-        "Yeah, I")."""
+        answered with when there are at most ``numbers`` (``one_numbers``) and "none" for a
+        count of successes, and the control the mode waits for ("resume" while paused). A
+        recogniser that scores candidates weighs these whatever it transcribed ("harm" written
+        "Time.", espeak-ng's "nine" written "Yeah, I", its "none" "Yeah.")."""
         if self.free:
             return []
         live = live_phrases(self.expectation, self.mode)
         words = [w for p in live if isinstance(p.accept, AcceptWords)
                  for w in map(normalise, p.accept.words) if len(w.split()) == 1]
         words = words if len(words) <= limit else []
-        words += [spoken(n) for p in live if self.mode in ("asking", "confirming")
-                  for n in one_numbers(p.accept, numbers)]
+        if self.mode in ("asking", "confirming"):
+            words += [spoken(n) for p in live for n in one_numbers(p.accept, numbers)]
+            words += [NO_SUCCESSES for p in live if isinstance(p.accept, AcceptSuccesses)]
         whole = (form for w in words for form in (w, f"{WAKE_WORD} {w}"))
         return list(dict.fromkeys([p for p in whole if self.matches(p)]
                                   + list(self.awaited_control())))
