@@ -266,3 +266,17 @@ def test_a_transcript_whisper_loops_is_taken_as_said_once_even_cut_mid_word():
     assert once("Quick wits. Quick wits. Quick wits. Quick w") == "Quick wits."
     assert once("Tim T") == "Tim T" and once("Sal, a fence") == "Sal, a fence"
     assert once("No n") == "No n"  # one whole turn and a cut: a stammer, not a loop
+
+
+def test_in_a_noisy_room_a_correction_at_a_read_back_is_read_back_but_a_yes_is_taken():
+    """Blades at 10 dB pink: "I heard desperate. Right?", the player's "yes" written "worse"
+    (0.99) was taken, an action no one chose. In such noise a correction is read back in turn;
+    the reply itself (yes, no) is taken as sure as it is heard."""
+    roll = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),
+                                         AcceptWords(("desperate", "worse"))))
+    worse = whisper("worse", 0.99, expectation=roll, mode="confirming", noisy=True)
+    assert worse.meaning == Word("worse") and not worse.sure
+    yes = whisper("yes", 0.99, expectation=roll, mode="confirming", noisy=True)
+    assert yes.meaning == Word("yes") and yes.sure
+    quiet = whisper("worse", 0.99, expectation=roll, mode="confirming")
+    assert quiet.meaning == Word("worse") and quiet.sure

@@ -32,7 +32,8 @@ What an utterance becomes (``decide``):
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
 length where no free text is asked. And an answer said with the room's noise or talk near
-the voice (``Endpointer.noisy``) is read back however sure the recogniser is.
+the voice (``Endpointer.noisy``) is read back however sure the recogniser is, a correction
+said at a read-back too (not the yes or no that replies to it).
 
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
@@ -49,7 +50,7 @@ import threading
 import time
 from typing import Callable, Protocol
 
-from narrator.events import ANSWERS, Control, Text, Unclear, Utterance
+from narrator.events import ANSWERS, Control, Text, Unclear, Utterance, Word
 from narrator.understand import (
     MAX_TRACK, WAKE_WORD, AcceptText, Expectation, carries, normalise, spells, understand,
 )
@@ -75,6 +76,7 @@ SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
+REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an answer
 #: over the narration decoding ahead begins after 90 ms of quiet, not 120: an unsure command
 #: stops the reading sooner (docs/barge-in.md, stop 45)
 READING_PAUSE_FRAMES = 3
@@ -151,12 +153,20 @@ def leaked(heard: Heard, likeness: float | None) -> bool:
     return likeness is not None and likeness >= ECHO_LIKE and heard.confidence < SURE_AT
 
 
+def replies(meaning, mode: str) -> bool:
+    """Whether ``meaning`` is the reply to a read-back (yes, no, keep, change while
+    confirming), not an answer."""
+    return mode == "confirming" and isinstance(meaning, Word) and meaning.word in REPLIES
+
+
 def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, *,
            mode: str = "asking", wake: bool = False, echo: str = "",
            likeness: float | None = None, noisy: bool = False) -> Utterance | None:
     """What one decoded utterance is for the session (see the module docstring); an answer
     said in a noise near the voice (``noisy``) is read back however sure the recogniser is
-    (in pink noise 10 dB down Whisper writes flite's "heads" as "Yes." and scores it so)."""
+    (in pink noise 10 dB down Whisper writes flite's "heads" as "Yes." and scores it so), a
+    correction at a read-back too (a "yes" there was written "worse", sure, and taken), but
+    not the reply to one."""
     text = " ".join(heard.text.split())
     if not (text or heard.free) or (echo and (explained_by(echo, heard, grammar)
                                               or leaked(heard, likeness))):
@@ -174,7 +184,7 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     if phrase and (passes(heard, engine, grammar.speaking)
                    or (not echo and spelled_like(heard))):
         sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear)) \
-            and not (noisy and mode != "confirming" and isinstance(meaning, ANSWERS))
+            and not (noisy and isinstance(meaning, ANSWERS) and not replies(meaning, mode))
         return Utterance(spoken, meaning, heard.confidence, engine, sure)
     carried = carried_answer(heard, expectation, mode) if not wake else None
     if carried is not None:
