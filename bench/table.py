@@ -26,7 +26,8 @@ question is asked or to interrupt:
   a name (at most SPELL_WORDS words, SPELL_LETTERS letters: a table spells a name, not a
   sentence) whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I.
   K. A. R. D. space. ..."), as the read-back invites, until TRIES are spent, and counted;
-  an input the table did not give is undone with "go back" and answered again;
+  an input the table did not give is undone with "go back" and answered again; a "yes" heard
+  as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
   (its ``ignored`` event) and NOTHING_BACK seconds of silence after it) is said again; an
   answer not heard by voice in TRIES tries is typed, as the read-back invites
