@@ -246,6 +246,26 @@ def test_a_go_back_the_narrator_asks_about_is_answered_yes_and_counts_at_first_h
     assert said == ["go back", "yes"] and players._clean and players.tally.repeats == 0
 
 
+def scripted(bench, tmp_path, replies):
+    """A table in a room that answers each utterance with the next list of events of
+    ``replies`` (written to the events file the players follow): the players, what they say
+    as (words, player, times said before), and the stream to close."""
+    events = tmp_path / "events.jsonl"
+    events.write_text("")
+    said, replies = [], iter(replies)
+
+    class Room:
+        def say(self, text, player, again):
+            said.append((text, player, again))
+            with events.open("a") as file:
+                for event in next(replies):
+                    file.write(json.dumps({**event, "t": 3.0}) + "\n")
+            return 2.0, 2.5
+
+    stream = bench.Stream(events)
+    return bench.Players(stream, Room(), None, talk=0.0, interrupt=True), said, stream
+
+
 def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_own_voice(
         tmp_path, monkeypatch):
     """At a table the answerer corrects their own read-back (the narrator knows an answer said
@@ -253,9 +273,6 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
     the next player's."""
     bench = bench_table()
     monkeypatch.setattr(bench, "REACTION", 0.0)
-    events = tmp_path / "events.jsonl"
-    events.write_text("")
-    stream = bench.Stream(events)
     number = {n: {"type": "Number", "value": n} for n in (2, 3, 4)}
 
     def read_back(n, mode):
@@ -264,28 +281,17 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
                 {"event": "expect", "mode": "confirming"}]
 
     taken = [{"event": "expect", "mode": "asking"}]
-    replies = iter([read_back(3, "asking"), read_back(4, "confirming"),
-                    [{"event": "applied", "input": number[4]}, *taken],
-                    [{"event": "applied", "input": number[2]}, *taken]])
-
-    class Room:
-        said = []
-
-        def say(self, text, player, again):
-            self.said.append((text, player, again))
-            with events.open("a") as file:
-                for event in next(replies):
-                    file.write(json.dumps({**event, "t": 3.0}) + "\n")
-            return 2.0, 2.5
-
-    players = bench.Players(stream, Room(), None, talk=0.0, interrupt=True)
+    players, said, stream = scripted(bench, tmp_path, [
+        read_back(3, "asking"), read_back(4, "confirming"),
+        [{"event": "applied", "input": number[4]}, *taken],
+        [{"event": "applied", "input": number[2]}, *taken]])
     try:
         assert players.answer(bench.Step("4", number[4], [number[4]]))
         assert players.answer(bench.Step("2", number[2], [number[2]]))
     finally:
         stream.close()
-    assert Room.said == [("4", 0, 0), ("4", 0, 1), ("yes", 0, 0), ("2", 1, 0)]  # the second
-    # "4" said otherwise (AGAIN)
+    assert said == [("4", 0, 0), ("4", 0, 1), ("yes", 0, 0), ("2", 1, 0)]  # the second "4"
+    # said otherwise (AGAIN)
     assert (players.tally.needed, players.tally.first, players.tally.rejected) == (2, 1, 1)
 
 
@@ -295,11 +301,8 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
     question came again and the table said "yes" to it four times, out of step."""
     bench = bench_table()
     monkeypatch.setattr(bench, "REACTION", 0.0)
-    events = tmp_path / "events.jsonl"
-    events.write_text("")
-    stream = bench.Stream(events)
     four = {"type": "Number", "value": 4}
-    replies = iter([
+    players, said, stream = scripted(bench, tmp_path, [
         [{"event": "heard", "mode": "asking", "meaning": four, "text": "4"},
          {"event": "said", "kind": "readback", "text": "I heard 4. Right?"},
          {"event": "expect", "mode": "confirming"}],
@@ -309,23 +312,11 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
          {"event": "said", "kind": "prompt", "text": "How many?"},
          {"event": "expect", "mode": "asking"}],
         [{"event": "applied", "input": four}, {"event": "expect", "mode": "asking"}]])
-
-    class Room:
-        said = []
-
-        def say(self, text, player, again):
-            self.said.append(text)
-            with events.open("a") as file:
-                for event in next(replies):
-                    file.write(json.dumps({**event, "t": 3.0}) + "\n")
-            return 2.0, 2.5
-
-    players = bench.Players(stream, Room(), None, talk=0.0, interrupt=True)
     try:
         assert players.answer(bench.Step("4", four, [four]))
     finally:
         stream.close()
-    assert Room.said == ["4", "yes", "4"]
+    assert [words for words, *_ in said] == ["4", "yes", "4"]
 
 
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
