@@ -120,9 +120,10 @@ class LiveEars:
                 heard = self.voice.listen(expectation, mode=mode, echo=echo, timeout=MIC_STEP)
             except Exception as exc:  # one utterance's fault must not end the listening
                 faults += 1
-                self._heard.put((exc if faults >= MOST_FAULTS else _fault(exc), expectation))
-                if faults >= MOST_FAULTS:
+                if faults >= MOST_FAULTS:  # the session's to stop on (``listen`` raises it)
+                    self._heard.put((exc, expectation))
                     return
+                self._heard.put((_fault(exc), expectation))
                 continue
             faults = 0
             if heard is not None and self._our_cue():
