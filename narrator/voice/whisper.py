@@ -316,7 +316,7 @@ class Whisper:
         noisy = noisy_room(samples * 32768)
         encoded = self._encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
-        speech = _speech(encoded, samples)
+        speech = _speech(encoded, samples, self._model.model.n_mels)
         text, confidence, free = self.decode(samples, grammar, noisy, encoded)
         cleaned = (self._clean(pcm) if noisy and confidence < SECOND_BELOW
                    and not grammar.free else None)
@@ -413,7 +413,7 @@ class Whisper:
             grammar, [once(t) for t in free])))
         if not candidates:
             return "", 0.0, once(best)
-        speech = _speech(encoded, samples)
+        speech = _speech(encoded, samples, self._model.model.n_mels)
         said_words = normalise(once(best)).split()
         scores = self._score(speech, head, [[best]] + [
             self._forms(c) + (self._forms(carried_form(said_words, c))[:1]
@@ -516,10 +516,13 @@ class Whisper:
         return best
 
 
-def _speech(encoded, samples: np.ndarray) -> np.ndarray:
+def _speech(encoded, samples: np.ndarray, n_mels: int) -> np.ndarray:
     """The encoder output over the speech and one second after it (the rest of the window is
-    padding): what scoring cross-attends to."""
-    return np.asarray(encoded)[:, :int(len(samples) / RATE * FRAMES_PER_SECOND) + 50]
+    padding): what scoring cross-attends to. Never ``n_mels`` frames: CTranslate2 takes an
+    array that wide for mel features and encodes it again, so a 0.6 s utterance (80 frames
+    for Whisper tiny.en) was scored as if no one spoke (flite slt's "merit" lost to "next")."""
+    count = int(len(samples) / RATE * FRAMES_PER_SECOND) + 50
+    return np.asarray(encoded)[:, :count + (count == n_mels)]
 
 
 def _texts_asked(grammar) -> tuple:
