@@ -371,6 +371,29 @@ def test_an_answer_said_again_at_its_read_back_is_a_no(clip_dir, whisper, word, 
                     confirm, mode="confirming")
     assert yes["command"] == "yes" and yes["sure"], yes
 
+
+MENU = Expectation(Line("ask"), (AcceptWords((  # Blades' free play
+    "action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm", "stress",
+    "coin", "stash", "recruit", "experience", "next phase")),))
+
+
+@pytest.mark.parametrize("voice", ["espeak:en-us+f3", "flite:slt"])
+def test_a_word_said_again_when_asked_about_a_command_misheard_is_a_no(clip_dir, whisper, voice):
+    """Over pink noise 10 dB down, Blades' "clock" was heard as an unsure "back"; asked "Did
+    you say "back"?", the player said "clock" again, Whisper wrote it "Yes." and the game was
+    taken back. Words that sound like the command asked about, said again, are a no; the same
+    voice's "yes" after a "go back" is still a yes."""
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + MENU.accepts)
+    first = hear_file(whisper, clips.make_clip(clip_dir, "clock", None, voice, snr_db=10).path,
+                      MENU)
+    assert first["command"] == "back", first
+    again = clips.make_clip(clip_dir, "clock", None, voice, snr_db=10, pad=0.3)
+    assert hear_file(whisper, again.path, confirm, mode="confirming")["command"] == "no"
+    hear_file(whisper, clips.make_clip(clip_dir, "go back", None, voice, snr_db=10).path, MENU)
+    yes = hear_file(whisper, clips.make_clip(clip_dir, "yes", None, voice, snr_db=10).path,
+                    confirm, mode="confirming")
+    assert yes["command"] == "yes", yes
+
 def test_the_narrators_own_words_do_not_trigger_it(clip_dir, whisper):
     """Its own "Next." heard back while it reads is explained by what it is saying (echo) and
     passed over; a player's "pause" after it is heard."""

@@ -1,4 +1,5 @@
-"""Whether a reply at a read-back is the answer said again, not a yes.
+"""Whether a reply at a read-back (or to "Did you say ...?") is the words asked about said again,
+not a yes.
 
 Over a steady noise Whisper tiny.en writes a short word ("heads", "two") as "Yes." and is sure
 of it, so a player who refuses "I heard tails. Right?" by saying "heads" again confirmed the

@@ -66,7 +66,9 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
 
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
 encoder's frames of the two words, aligned) is a no: the player refused the read-back by saying
-the answer once more, and Whisper wrote it "Yes." over the noise.
+the answer once more, and Whisper wrote it "Yes." over the noise. So is one that sounds like an
+unsure command said again when asked about it ("Did you say "back"?": over pink noise Whisper
+wrote "clock" as "back", then the same word again as "Yes.", and the game was taken back).
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A spelled
@@ -230,7 +232,8 @@ class Whisper:
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
         self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
         self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
-        self._answer: np.ndarray | None = None  # the last answer's frames (``said_again``)
+        self._asked_about: np.ndarray | None = None  # the frames of the last answer or
+        # command heard: what a read-back or "Did you say ...?" asks about (``said_again``)
         self._spoken: tuple | None = None  # the last free text said aloud: (the question's
         # free-text answers, its encoder output, its transcript) (``respelled``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
@@ -290,18 +293,20 @@ class Whisper:
 
     def _not_said_again(self, text: str, confidence: float, free: str,
                         said: np.ndarray) -> tuple[str, float, str]:
-        """At a read-back, a "yes" that is the answer said again (``said_again``) is a no:
-        the player refused the read-back by saying the answer once more, and Whisper wrote it
-        "Yes."; an answer heard is kept as the one a read-back may refuse next."""
+        """At a read-back or "Did you say ...?", a "yes" that is what was asked about said
+        again (``said_again``) is a no: the player refused it by saying their words once more,
+        and Whisper wrote them "Yes."; an answer heard, or anything but a yes or no heard while
+        not confirming (a command asked about next), is kept as what is asked about next."""
         grammar = self._grammar
         if grammar is None or not text:
             return text, confidence, free
         yes = grammar.same(text, "yes")
-        if yes and grammar.mode == "confirming" and self._answer is not None \
-                and said_again(said, self._answer):
-            return "no", 1.0, f"{free} (the answer said again)"
-        if not yes and grammar.answer(text):
-            self._answer = said
+        confirming = grammar.mode == "confirming"
+        if yes and confirming and self._asked_about is not None \
+                and said_again(said, self._asked_about):
+            return "no", 1.0, f"{free} (the words asked about, said again)"
+        if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
+            self._asked_about = said
         return text, confidence, free
 
     def _decode_pcm(self, pcm: bytes, grammar
