@@ -42,7 +42,8 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    weighed without the rivals that are answers its transcript carries nothing of ("first"
    for "BORSE", "new" for "next."): those are filler there, never acted on. Scoring
    cross-attends to the speech and one second after it only (the rest of the window is
-   padding): a third of the work, same scores; and a spelling whose tokens begin another's
+   padding): a third of the work, same scores (never as many frames as the model has mel
+   bands: CTranslate2 would take them for mel features); and a spelling whose tokens begin another's
    ("Pause" of "Pause.") is read off that one's steps: half the batch, same scores.
 
 4. **Listed words**: unless the answer is sure (SECOND_BELOW), at a question that lists its
