@@ -113,6 +113,7 @@ PAUSED = "Paused. Say resume to go on."
 QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard by voice
 CHECK = ("Did you say", "Yes or no.")  # narrator.session.loop: an unsure "go back" asked about
 NOT_QUITTING = "Not quitting."
+BACK, ROLL = ({"type": "Control", "name": name, "arg": None} for name in ("back", "roll"))
 
 
 # --------------------------------------------------------------------------- the plan
@@ -622,8 +623,7 @@ class Players:
                 words_now, neither = again(step, failed), False
                 continue
             if got["mode"] == "confirming":
-                roll = {"type": "Control", "name": "roll", "arg": None}
-                if judged(heard, step.meaning, self.respelled) or (same(heard, roll)
+                if judged(heard, step.meaning, self.respelled) or (same(heard, ROLL)
                                                                    and not got["check"]):
                     words_now = "yes"
                 else:
@@ -636,7 +636,8 @@ class Players:
                 words_now, spelled = aloud_letters(step.text), True
                 self.tally.findings.append(f"spelled {step.text!r}")
                 continue
-            if not step.applied and same(got["heard"], step.meaning):
+            if not step.applied and (same(got["heard"], step.meaning) or got["undone"]
+                                     and same(BACK, step.meaning)):  # a "go back" asked about
                 self.tally.first += first
                 return True
             self.tally.misses += 1
@@ -653,7 +654,8 @@ class Players:
         next question (talking and interrupting over any passage meanwhile), or nothing heard;
         ``said``: the words, when said (the wait after them counts), None when typed."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
-                               "doubt": False, "check": False, "ended": False, "choice": None}
+                               "doubt": False, "check": False, "ended": False, "choice": None,
+                               "undone": False}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -668,6 +670,8 @@ class Players:
                 got["heard"], got["heard_text"] = event["meaning"], event["text"]
             elif event["event"] == "applied":
                 got["applied"].append(event["input"])
+            elif event["event"] == "undone":
+                got["undone"] = True
             elif event["event"] == "said" and event["text"].endswith(DOUBT):
                 got["doubt"] = True
             elif checking(event):

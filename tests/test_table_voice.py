@@ -319,6 +319,30 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
     assert [words for words, *_ in said] == ["4", "yes", "4"]
 
 
+def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_path, monkeypatch):
+    """Half-Chance's playthrough says "back" itself. Heard unsure, it is asked about; the table
+    answers yes and the game is taken back: that is the answer done. At 10 dB the table took
+    the yes for a miss and said "back" again, taking back four answers, then gave up."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    back = {"type": "Control", "name": "back", "arg": None}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "asking", "meaning": back, "text": "back"},
+         {"event": "said", "kind": "prompt", "text": 'Did you say "back"? Yes or no.'},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "text": "yes",
+          "meaning": {"type": "Control", "name": "yes", "arg": None}},
+         {"event": "undone"}, {"event": "said", "kind": "info", "text": "Taken back."},
+         {"event": "said", "kind": "prompt", "text": "Heads or tails?"},
+         {"event": "expect", "mode": "asking"}]])
+    try:
+        assert players.answer(bench.Step("back", back, []))
+    finally:
+        stream.close()
+    assert [words for words, *_ in said] == ["back", "yes"]
+    assert (players.tally.needed, players.tally.first, players.tally.misses) == (1, 1, 0)
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
