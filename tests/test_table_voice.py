@@ -266,6 +266,17 @@ def scripted(bench, tmp_path, replies):
     return bench.Players(stream, Room(), None, talk=0.0, interrupt=True), said, stream
 
 
+def answered(bench, tmp_path, steps, replies):
+    """Each of ``steps`` answered in a ``scripted`` room (each done): what was said as (words,
+    player, times said before), and the tally."""
+    players, said, stream = scripted(bench, tmp_path, replies)
+    try:
+        assert all(players.answer(step) for step in steps)
+    finally:
+        stream.close()
+    return said, players.tally
+
+
 def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_own_voice(
         tmp_path, monkeypatch):
     """At a table the answerer corrects their own read-back (the narrator knows an answer said
@@ -281,18 +292,14 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
                 {"event": "expect", "mode": "confirming"}]
 
     taken = [{"event": "expect", "mode": "asking"}]
-    players, said, stream = scripted(bench, tmp_path, [
+    said, tally = answered(bench, tmp_path, [bench.Step(str(n), number[n], [number[n]])
+                                             for n in (4, 2)], [
         read_back(3, "asking"), read_back(4, "confirming"),
         [{"event": "applied", "input": number[4]}, *taken],
         [{"event": "applied", "input": number[2]}, *taken]])
-    try:
-        assert players.answer(bench.Step("4", number[4], [number[4]]))
-        assert players.answer(bench.Step("2", number[2], [number[2]]))
-    finally:
-        stream.close()
     assert said == [("4", 0, 0), ("4", 0, 1), ("yes", 0, 0), ("2", 1, 0)]  # the second "4"
     # said otherwise (AGAIN)
-    assert (players.tally.needed, players.tally.first, players.tally.rejected) == (2, 1, 1)
+    assert (tally.needed, tally.first, tally.rejected) == (2, 1, 1)
 
 
 def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_again(
@@ -302,7 +309,7 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
     bench = bench_table()
     monkeypatch.setattr(bench, "REACTION", 0.0)
     four = {"type": "Number", "value": 4}
-    players, said, stream = scripted(bench, tmp_path, [
+    said, _ = answered(bench, tmp_path, [bench.Step("4", four, [four])], [
         [{"event": "heard", "mode": "asking", "meaning": four, "text": "4"},
          {"event": "said", "kind": "readback", "text": "I heard 4. Right?"},
          {"event": "expect", "mode": "confirming"}],
@@ -312,10 +319,6 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
          {"event": "said", "kind": "prompt", "text": "How many?"},
          {"event": "expect", "mode": "asking"}],
         [{"event": "applied", "input": four}, {"event": "expect", "mode": "asking"}]])
-    try:
-        assert players.answer(bench.Step("4", four, [four]))
-    finally:
-        stream.close()
     assert [words for words, *_ in said] == ["4", "yes", "4"]
 
 
@@ -326,7 +329,7 @@ def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_pat
     bench = bench_table()
     monkeypatch.setattr(bench, "REACTION", 0.0)
     back = {"type": "Control", "name": "back", "arg": None}
-    players, said, stream = scripted(bench, tmp_path, [
+    said, tally = answered(bench, tmp_path, [bench.Step("back", back, [])], [
         [{"event": "heard", "mode": "asking", "meaning": back, "text": "back"},
          {"event": "said", "kind": "prompt", "text": 'Did you say "back"? Yes or no.'},
          {"event": "expect", "mode": "confirming"}],
@@ -335,12 +338,8 @@ def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_pat
          {"event": "undone"}, {"event": "said", "kind": "info", "text": "Taken back."},
          {"event": "said", "kind": "prompt", "text": "Heads or tails?"},
          {"event": "expect", "mode": "asking"}]])
-    try:
-        assert players.answer(bench.Step("back", back, []))
-    finally:
-        stream.close()
     assert [words for words, *_ in said] == ["back", "yes"]
-    assert (players.tally.needed, players.tally.first, players.tally.misses) == (1, 1, 0)
+    assert (tally.needed, tally.first, tally.misses) == (1, 1, 0)
 
 
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
