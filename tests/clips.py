@@ -123,9 +123,11 @@ def _speak(text: str, voice: str, out: Path) -> None:
     subprocess.run(cmd, input=given, text=True, check=True, capture_output=True, timeout=60)
 
 
-def _to_16k(src: Path, dst: Path, pad: float) -> None:
+def _to_16k(src: Path, dst: Path, pad: float, retold: tuple[float, int] | None) -> None:
+    said = ["tempo", "-s", f"{retold[0]:g}", "pitch", str(retold[1])] if retold else []
     subprocess.run(["sox", "-R", str(src), "-r", str(RATE), "-c", "1", "-b", "16", str(dst),
-                    "pad", str(pad), str(pad)], check=True, capture_output=True, timeout=60)
+                    *said, "pad", str(pad), str(pad)], check=True, capture_output=True,
+                   timeout=60)
 
 
 def _pink(seconds: float, out: Path) -> np.ndarray:
@@ -180,11 +182,13 @@ def add_noise(clean: Path, out: Path, snr_db: float, kind: str = "pink") -> None
 
 
 def make_clip(folder: Path, phrase: str, expected: str | None, voice: str,
-              snr_db: float | None = None, pad: float = 0.4, noise: str = "pink") -> Clip:
+              snr_db: float | None = None, pad: float = 0.4, noise: str = "pink",
+              retold: tuple[float, int] | None = None) -> Clip:
     """Speak ``phrase`` with ``voice`` into ``folder`` (cached by content); with ``snr_db``,
-    ``noise`` (pink or babble) is mixed in."""
+    ``noise`` (pink or babble) is mixed in; ``retold`` (tempo, cents): said again, as a
+    person repeats for a listener who missed it (slower, in another pitch)."""
     folder.mkdir(parents=True, exist_ok=True)
-    kind = "" if noise == "pink" else f"|{noise}"
+    kind = ("" if noise == "pink" else f"|{noise}") + (f"|{retold}" if retold else "")
     key = hashlib.sha1(f"{phrase}|{voice}|{snr_db}|{pad}{kind}".encode()).hexdigest()[:10]
     label = (expected or "null").replace(" ", "_")
     path = folder / f"{label}--{voice.replace(':', '-').replace('+', '-')}--{key}.wav"
@@ -192,7 +196,7 @@ def make_clip(folder: Path, phrase: str, expected: str | None, voice: str,
         raw = folder / f"{key}.raw.wav"
         clean = folder / f"{key}.clean.wav"
         _speak(phrase, voice, raw)
-        _to_16k(raw, clean, pad)
+        _to_16k(raw, clean, pad, retold)
         if snr_db is None:
             clean.rename(path)
         else:

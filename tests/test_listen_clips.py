@@ -372,6 +372,22 @@ def test_an_answer_said_again_at_its_read_back_is_a_no(clip_dir, whisper, word, 
     assert yes["command"] == "yes" and yes["sure"], yes
 
 
+SWAP = Expectation(Line("ask"), (AcceptWords((  # Half-Chance: a card to swap, or keep
+    "beast", "discard beast", "bargain", "discard bargain", "storm", "discard storm", "fog",
+    "discard fog", "keep")),))
+
+
+@pytest.mark.parametrize("voice", ["flite:awb", "flite:rms", "festival:slt-hts"])
+def test_an_answer_said_again_slower_and_higher_is_a_no(clip_dir, whisper, voice):
+    """A player says their answer again a little slower and higher. Over pink noise 10 dB down
+    flite awb's "keep" was heard "beast", said again, written "Yes." and the beast taken
+    (Half-Chance): of the word only its 5 loudest frames were compared."""
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + SWAP.accepts)
+    hear_file(whisper, clips.make_clip(clip_dir, "keep", None, voice, snr_db=10).path, SWAP)
+    again = clips.make_clip(clip_dir, "keep", None, voice, snr_db=10, pad=0.3,
+                            retold=(0.92, 40))
+    assert hear_file(whisper, again.path, confirm, mode="confirming")["command"] == "no"
+
 MENU = Expectation(Line("ask"), (AcceptWords((  # Blades' free play
     "action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm", "stress",
     "coin", "stash", "recruit", "experience", "next phase")),))

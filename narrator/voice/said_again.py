@@ -4,32 +4,37 @@ not a yes.
 Over a steady noise Whisper tiny.en writes a short word ("heads", "two") as "Yes." and is sure
 of it, so a player who refuses "I heard tails. Right?" by saying "heads" again confirmed the
 tails. The two utterances are compared as Whisper's encoder hears them (its output frames, each
-centred on the utterance's mean and scaled to unit length), aligned by dynamic time warping. With
-8 synthetic voices and 14 answers, each said again 10 % faster or slower and 40 cents higher or
-lower, over other noise: 87 % (pink noise 10 dB down) to 93 % (clean) of the answers said
-again came under ``ALIKE_BELOW``, and none of 784 yeses (7 ways of saying it) did; the nearest
-yes was 0.17 clean, 0.20 in the noise (docs/speech-in.md, "Stop 51").
+centred on the utterance's mean and scaled to unit length), aligned by dynamic time warping.
+The word is its loud part and MARGIN frames either side: over pink noise 10 dB down the loud
+part of flite awb's "keep" was 5 frames, and "keep" said again was 0.21 from it (a wrong
+"beast" taken at Half-Chance; 0.138 with the margin). 8 synthetic voices, 22 answers each said
+again 8-15 % slower and 20-40 cents higher or lower (the table bench's AGAIN), over other
+noise: 98 % of the answers said again came under ``ALIKE_BELOW`` clean and at 10 dB (90 %
+with the loud part alone, under 0.15), and 2 of 1440 yeses (5 ways of saying it) clean, as
+before, none at 10 dB (the nearest there 0.151; docs/speech-in.md, stops 51 and 57).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-ALIKE_BELOW = 0.15  # mean cosine distance along the best alignment
+ALIKE_BELOW = 0.14  # mean cosine distance along the best alignment
 PIECE = 320  # samples (at 16 kHz) per encoder frame: 20 ms
+MARGIN = 3  # frames either side of the loud part kept as the word's
 
 
 def frames(encoded: np.ndarray, samples: np.ndarray) -> np.ndarray:
     """The encoder frames (frames × features) of the word itself, centred and scaled for
     ``distance``: from the first to the last 20 ms piece of ``samples`` halfway (in dB) from
-    the utterance's quiet to its loudest, so the room around the word is left out."""
+    the utterance's quiet to its loudest, and MARGIN more either side (its softer sounds), so
+    the room around the word is left out."""
     count = min(len(encoded), len(samples) // PIECE)
     if count == 0:
         return np.zeros((0, encoded.shape[1]))
     pieces = samples[:count * PIECE].reshape(count, PIECE)
     level = 10 * np.log10(np.mean(pieces ** 2, axis=1) + 1e-12)
     loud = np.flatnonzero(level >= (np.percentile(level, 10) + level.max()) / 2)
-    word = encoded[loud[0]:loud[-1] + 1]
+    word = encoded[max(0, loud[0] - MARGIN):loud[-1] + 1 + MARGIN]
     centred = word - word.mean(axis=0)
     return centred / (np.linalg.norm(centred, axis=1, keepdims=True) + 1e-9)
 
