@@ -293,9 +293,8 @@ class Room:
         when it started and ended (epoch seconds: the end is the start plus the clip's length;
         paplay itself returns once the stream is drained, later)."""
         voice = PLAYERS[player % len(PLAYERS)]
-        path = clips.make_clip(self.clips_dir, text, None, voice, pad=0.1).path
-        if again:
-            path = retold(path, *AGAIN[min(again, len(AGAIN) - 1)])
+        path = clips.make_clip(self.clips_dir, text, None, voice, pad=0.1, retold=AGAIN[
+            min(again, len(AGAIN) - 1)] if again else None).path
         if voice in self._gains:
             path = scaled(path, self._gains[voice])
         length = sf.info(path).duration
@@ -336,16 +335,6 @@ def scaled(path: Path, gain: float) -> Path:
     if not out.exists():
         samples, rate = sf.read(path)
         sf.write(out, np.clip(samples * gain, -1, 1), rate, subtype="PCM_16")
-    return out
-
-
-def retold(path: Path, tempo: float, cents: int) -> Path:
-    """A copy of the clip at ``path`` said at ``tempo`` and ``cents`` higher (cached beside
-    it)."""
-    out = path.with_name(f"{path.stem}-t{tempo:g}-p{cents}.wav")
-    if not out.exists():
-        subprocess.run(["sox", str(path), str(out), "tempo", "-s", f"{tempo:g}", "pitch",
-                        str(cents)], check=True, capture_output=True, timeout=60)
     return out
 
 
