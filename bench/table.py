@@ -362,8 +362,9 @@ class Tally:
 
 
 ARTICLES = ("a", "an", "the")
-#: short forms a game takes as the long one (Slow Burn's setup: word.startswith("first"))
-SAME_WORD = {"first": "first session", "new": "new episode"}
+#: words a game takes as another: short forms (Slow Burn's setup: word.startswith("first")),
+#: and Slow Burn's "no one" for "nobody" (its NOBODY: the same answer, read back as heard)
+SAME_WORD = {"first": "first session", "new": "new episode", "no one": "nobody"}
 
 
 def same(meaning: dict | None, wanted: dict) -> bool:

@@ -192,6 +192,13 @@ def test_a_word_left_unanswered_is_reported_with_what_it_was_decoded_as():
         == "Next. (ignored)"
 
 
+def test_a_player_takes_the_same_answer_in_other_words_read_back_as_theirs():
+    bench = bench_table()
+    nobody = {"type": "Word", "word": "nobody"}
+    assert bench.judged({"type": "Word", "word": "no one"}, nobody) == "same"
+    assert bench.judged({"type": "Word", "word": "ash"}, nobody) is None
+
+
 def test_a_pause_said_as_the_game_ends_is_not_counted_as_needed_nor_missed(tmp_path):
     bench = bench_table()
     events = tmp_path / "events.jsonl"
