@@ -8,8 +8,8 @@ import json
 
 import numpy as np
 
-from narrator.events import Control, Line, Unclear
-from narrator.understand import Expectation
+from narrator.events import Control, Line, Unclear, Word
+from narrator.understand import AcceptWords, Expectation
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
 from narrator.voice.listener import Ears, decide
@@ -57,6 +57,32 @@ def test_once_the_narrator_is_quiet_a_player_may_say_its_words():
     start = 7.0 + ECHO_MARGIN + 0.2
     assert heard_over(Echo("", said), start, start + 0.4, "help", "Help.").meaning == \
         Control("help")
+
+
+COIN = Expectation(Line("ask.flip"), (AcceptWords(("heads", "tails")),))
+
+
+def answered(start, end, text, free):
+    """What the ears make of a sure ``free`` captured from ``start`` to ``end`` just after the
+    narrator asked "Heads or tails?" (2.0 to 3.0 s) and fell quiet."""
+    said = Spoken()
+    said.start("Player 1, flip a coin for the Haunted Condition.", 0.0)
+    said.start("Heads or tails?", 2.0)
+    said.end(3.0)
+    heard = Heard(text, 1.0, 0.0, free=free, seconds=end - start)
+    return decide(heard, build(COIN, lambda word: True), COIN, "whisper",
+                  echo=echo_during(Echo("", said), start, end))
+
+
+def test_an_answer_said_at_once_with_a_word_of_the_question_is_the_players():
+    # a table answers as the question ends: "Tails" captured from 3.3 s (with the ears'
+    # 0.3 s lead-in) was taken for "Heads or tails?" heard back, and left unanswered
+    assert answered(3.3, 4.1, "tails", "Tails").meaning == Word("tails")
+
+
+def test_the_questions_last_words_heard_back_as_it_ends_are_still_its_echo():
+    assert answered(2.7, 3.3, "tails", "Or tails.") is None  # begun before it ended
+    assert answered(3.1, 3.5, "tails", "Tails.") is None  # begun in its room's tail
 
 
 def test_whisper_filler_on_the_echo_is_nothing_but_a_miss_in_quiet_is_unclear():

@@ -426,11 +426,15 @@ def test_with_a_microphone_a_line_typed_is_taken_as_typed():
     os.close(write)
 
 
-def test_just_after_the_narrator_stops_its_words_are_still_echo(monkeypatch):
+def test_just_after_the_narrator_stops_its_words_are_echo_as_timed_only(monkeypatch):
+    """Once its sound has ended, what it said is its echo over the time it was audible
+    (``Spoken.during``), not its last sentences whole, so an answer said at once with one of
+    its words is heard (test_echo_timed.py)."""
     monkeypatch.setattr(loop, "ECHO_TAIL", 0.5)
     _, _, _, _, ears, _ = play([("reading", "next"), ("asking", "next")])
     mode, echo = ears.heard[-1]
-    assert mode == "asking" and echo.endswith("Say next when you are ready.")
+    assert mode == "asking" and str(echo) == ""
+    assert "Say next when you are ready." in echo_during(echo, 0.0, time.monotonic())
 
 
 def test_a_recording_paused_is_held_in_place_and_resumed_not_started_again():

@@ -122,16 +122,18 @@ class Table:
         if hand_over is not None:
             hand_over(lambda said: self.show(said))
 
-    @property
-    def echo(self) -> str:
-        """What the narrator says now and said just before, with when it said what (for the
-        self-trigger guard)."""
-        return Echo(self._said.latest(), self._said)
+    def echo(self, audible: bool) -> str:
+        """What the narrator says now and said just before (while its sound is ``audible``),
+        with when it said what (for the self-trigger guard): once it is quiet, only what was
+        audible while an utterance was captured is its echo (``Spoken.during``), so a player
+        may answer "Tails" to "Heads or tails?" at once."""
+        return Echo(self._said.latest() if audible else "", self._said)
 
     def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:
         """One utterance heard in ``mode``. The narrator's words are the echo while it speaks
-        and ECHO_TAIL seconds after its last sound is heard; then not, so a player may say a
-        word it said ("Say next when you are ready." — "next")."""
+        and, as timed (``Spoken.during``), ECHO_TAIL seconds after its last sound is heard;
+        then not, so a player may say a word it said ("Say next when you are ready." —
+        "next")."""
         deadline = None if timeout is None else time.monotonic() + timeout
         expectation = self.session.expectation
         while self.mouth is not None:
@@ -145,7 +147,8 @@ class Table:
                 break
             if deadline is not None and now >= deadline:
                 return None
-            heard = self.ears.listen(expectation, mode=mode, echo=self.echo, timeout=POLL)
+            heard = self.ears.listen(expectation, mode=mode, echo=self.echo(now <= self._spoke_at),
+                                     timeout=POLL)
             if heard is not None:
                 return heard
         left = None if deadline is None else max(0.0, deadline - time.monotonic())

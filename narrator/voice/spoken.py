@@ -6,12 +6,15 @@ decoded the sentence it came from may have ended. The session loop logs each sen
 starts and the narrator falling quiet (its last sound heard: ``Mouth.heard_until``) in a
 ``Spoken`` log, and hands the ears an ``Echo``: the words playing now, with that log; the ears
 ask for the words audible over the span an utterance was captured in (``echo_during``, by the
-microphone's capture time stamps), ``ECHO_MARGIN`` either side.
+microphone's capture time stamps): from ``ROOM_TAIL`` before it to ``ECHO_MARGIN`` after.
 """
 
 from __future__ import annotations
 
-ECHO_MARGIN = 0.5   # seconds: a sentence's start queued before it sounds, the room's tail
+import math
+
+ECHO_MARGIN = 0.5   # seconds: a sentence's start queued before it sounds
+ROOM_TAIL = 0.2     # seconds its last sound may still reach an utterance captured after it
 SPOKEN_KEPT = 60.0  # seconds of the narrator's words kept
 
 
@@ -38,10 +41,22 @@ class Spoken:
         return " ".join(text for text, _, _ in self._said[-2:])
 
     def during(self, start: float, end: float) -> str:
-        """The narrator's words audible between ``start`` and ``end`` (ECHO_MARGIN either side)."""
-        return " ".join(text for text, began, ended in self._said
-                        if began <= end + ECHO_MARGIN
-                        and (ended is None or ended >= start - ECHO_MARGIN))
+        """The narrator's words audible between ``start`` and ``end``: a sentence that began by
+        ECHO_MARGIN after ``end`` and had not ended before ``start``, whole; of one that ended
+        before ``start``, its words said from ROOM_TAIL before it (its words taken as evenly
+        spread over the time it was audible). A player who says "Tails" as "Heads or tails?"
+        ends said a word the narrator said; its last sound may still be heard back."""
+        since = start - ROOM_TAIL
+        heard = []
+        for text, began, ended in self._said:
+            if began > end + ECHO_MARGIN or (ended is not None and ended < since):
+                continue
+            words = text.split()
+            if ended is not None and ended < start and began < since:
+                share = (ended - since) / (ended - began)
+                words = words[-max(1, math.ceil(len(words) * share)):]
+            heard.append(" ".join(words))
+        return " ".join(heard)
 
 
 class Echo(str):
