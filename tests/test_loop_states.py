@@ -555,6 +555,17 @@ def test_an_unsure_roll_for_me_is_asked_about_aloud_and_a_yes_rolls(answer):
     assert journal.lines[-1].by_app and len(journal.lines) == 3
 
 
+def test_a_yes_to_an_unsure_roll_said_at_a_read_back_rolls_and_does_not_keep_the_read_back():
+    """At "I heard 3 and 4. Right?" an unsure "roll for me" is asked about, and its "yes" rolls.
+    That yes is one of the read-back's words, and it had kept 3 and 4 (Half-Chance at 10 dB
+    took heads for a "flip for me" so confirmed)."""
+    _, journal, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "roll for me", False), ("confirming", "yes")])
+    assert 'Did you say "roll for me"? Yes or no.' in mouth.spoken
+    assert journal.lines[-1].by_app and len(journal.lines) == 3
+
+
 def test_no_to_an_unsure_roll_rolls_nothing_and_an_answer_said_instead_is_taken():
     _, journal, _, mouth, *_ = play([*ROLLED, ("confirming", "no"), ("asking", "3 and 4")])
     assert "Then say it again." in mouth.spoken and journal.lines[-1] == Dice((3, 4))

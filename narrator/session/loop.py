@@ -273,7 +273,7 @@ class Table:
         as said now. Whisper writes flite's "roll for me" "Rebel for me." (a guess, however
         often said), and "yes" as itself."""
         answer = self.confirmed(f'Did you say "{heard.text}"? Yes or no.', tell)
-        name = _control_name(answer.meaning)
+        name = _reply(answer.meaning)
         if name == "yes" or name == _control_name(heard.meaning):
             return self.take(heard)
         if name != "no":
@@ -301,7 +301,7 @@ class Table:
         yes quits (anything else goes on)."""
         if heard.engine == "text":
             return True
-        if _control_name(self.confirmed(QUIT_CHECK, tell).meaning) == "yes":
+        if _reply(self.confirmed(QUIT_CHECK, tell).meaning) == "yes":
             return True
         self.show(Said(NOT_QUITTING, "info"))
         return False
@@ -538,3 +538,12 @@ def _control_name(meaning: Any) -> str | None:
     if isinstance(meaning, Continue):
         return "next"
     return meaning.name if isinstance(meaning, Control) else None
+
+
+def _reply(meaning: Any) -> str | None:
+    """``_control_name`` of an answer to a yes-or-no question, "yes" and "no" also as the words
+    a read-back waits for: asked 'Did you say "flip for me"?' over "I heard heads. Right?",
+    the table's yes (a word there) had confirmed heads."""
+    if isinstance(meaning, Word) and meaning.word in ("yes", "no"):
+        return meaning.word
+    return _control_name(meaning)
