@@ -388,6 +388,7 @@ def test_an_answer_said_again_slower_and_higher_is_a_no(clip_dir, whisper, voice
                             retold=(0.92, 40))
     assert hear_file(whisper, again.path, confirm, mode="confirming")["command"] == "no"
 
+
 MENU = Expectation(Line("ask"), (AcceptWords((  # Blades' free play
     "action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm", "stress",
     "coin", "stash", "recruit", "experience", "next phase")),))
