@@ -9,6 +9,7 @@ import json
 import numpy as np
 
 from narrator.events import Control, Line, Unclear, Word
+from narrator.session.loop import PAUSED
 from narrator.understand import AcceptWords, Expectation
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
@@ -20,6 +21,7 @@ from scripted import Scripted
 READING = Expectation(Line("reading"), ())
 HELP_LINE = "Say help at any time for the list of commands."
 NEXT_LINE = "Roll two dice three times and write down each total."
+WARNING = "I can hear myself in the microphone, loudly."
 
 
 def heard_over(echo, start, end, text, free, confidence=1.0):
@@ -57,6 +59,23 @@ def test_once_the_narrator_is_quiet_a_player_may_say_its_words():
     start = 7.0 + ECHO_MARGIN + 0.2
     assert heard_over(Echo("", said), start, start + 0.4, "help", "Help.").meaning == \
         Control("help")
+
+
+def test_a_command_asked_for_is_the_tables_while_the_next_sentence_plays():
+    """"resume" said after "Say resume to go on." as a warning plays: the paused message is
+    echo only as timed (it ended before "resume" began), not whole with the sentence playing
+    (Half-Chance with the narrator's voice in the microphone: left, said again 30 s later)."""
+    said = Spoken()
+    said.start(PAUSED, 0.0)
+    said.start(WARNING, 2.7)
+    paused = build(READING, lambda word: True, mode="paused")
+
+    def heard(echo):
+        return decide(Heard("resume", 1.0, 0.0, free="Resume.", seconds=0.75), paused,
+                      READING, "whisper", mode="paused", echo=echo_during(echo, 3.2, 3.95))
+
+    assert heard(Echo(said.latest(), said)).meaning == Control("resume")
+    assert heard(Echo(f"{PAUSED} {WARNING}", said)) is None  # the two last sentences whole
 
 
 COIN = Expectation(Line("ask.flip"), (AcceptWords(("heads", "tails")),))

@@ -123,10 +123,10 @@ class Table:
             hand_over(lambda said: self.show(said))
 
     def echo(self, audible: bool) -> str:
-        """What the narrator says now and said just before (while its sound is ``audible``),
-        with when it said what (for the self-trigger guard): once it is quiet, only what was
-        audible while an utterance was captured is its echo (``Spoken.during``), so a player
-        may answer "Tails" to "Heads or tails?" at once."""
+        """What the narrator says now (while its sound is ``audible``), with when it said what
+        (for the self-trigger guard): what it said before is echo only where it was audible
+        while an utterance was captured (``Spoken.during``), so a player may answer "Tails" to
+        "Heads or tails?" at once, or "resume" to "Say resume to go on." as the next plays."""
         return Echo(self._said.latest() if audible else "", self._said)
 
     def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:

@@ -36,9 +36,10 @@ class Spoken:
             self._said[-1][2] = at
 
     def latest(self) -> str:
-        """The sentence being said (or said last) and the one before it, if it ended within the
-        kept minute."""
-        return " ".join(text for text, _, _ in self._said[-2:])
+        """The sentence being said (or said last): the one before it is echo only as timed
+        (``during``), so "resume" said after "Say resume to go on." while the next plays is
+        the table's."""
+        return self._said[-1][0] if self._said else ""
 
     def during(self, start: float, end: float) -> str:
         """The narrator's words audible between ``start`` and ``end``: a sentence that began by
