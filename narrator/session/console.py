@@ -16,6 +16,7 @@ from narrator.crash_report import write_report
 from narrator.events import Said, Unclear, Utterance
 from narrator.rules.base import Expectation
 from narrator.understand import understand
+from narrator.understand.words import carries
 from narrator.voice.earcons import earcon_seconds
 from narrator.voice.unanswered import left_unanswered
 
@@ -126,8 +127,9 @@ class LiveEars:
                 self._heard.put((_fault(exc), expectation))
                 continue
             faults = 0
-            if heard is not None and self._our_cue():
-                left_unanswered(heard.text, "it ended with an earcon")
+            if heard is not None and self._our_cue(heard):
+                left_unanswered(heard.text, "it ended with an earcon",
+                                confidence=round(heard.confidence, 3))
             elif heard is not None:
                 self._heard.put((heard, expectation))
             else:  # ears that return at once (an ended source) are not asked in a busy loop
@@ -139,15 +141,19 @@ class LiveEars:
         now = time.monotonic()
         self._cues.append((now, now + earcon_seconds(name) + CUE_TAIL))
 
-    def _our_cue(self) -> bool:
-        """Whether the utterance just heard ended while an earcon played (or just after), and
+    def _our_cue(self, heard: Utterance) -> bool:
+        """Whether ``heard``, just heard, ended while an earcon played (or just after), and
         began with it: a word said before the earcon and ending with it is the table's, and so
-        is any word when the microphone cannot hear the narrator (headphones)."""
+        is any word when the microphone cannot hear the narrator (headphones), and a phrase the
+        recogniser is sure of and wrote as such (an earcon heard is written as filler, "Okay.",
+        and scored low; "Repeat." said into the listening earcon, sure, had been left)."""
         ended = getattr(self.voice, "ended_at", None)
         source = getattr(self.voice, "source", None)
         if ended is None or not getattr(source, "hears_narrator", True):
             return False
         last = getattr(self.voice, "last", None)
+        if heard.sure and last is not None and last.free and carries(last.free, last.text):
+            return False
         began = ended - (last.seconds if last is not None else 0.0)
         return any(start <= ended <= end and began >= start - CUE_LEAD
                    for start, end in self._cues)
