@@ -175,6 +175,17 @@ def test_next_while_reading_stops_and_asks_the_question():
     assert session.state.read_rules
 
 
+def test_an_unsure_skip_over_the_reading_is_shown_and_skips_only_when_said_again():
+    """In a noisy room "pause" was heard "go on" (next) at 0.11-0.25 and cut the question
+    short: once unsure, the reading goes on; said again, it skips."""
+    transcript, _, _, mouth, *_ = play([("reading", "go on", False), ("asking", "next")])
+    assert 'Heard "go on"? Say it again to skip.' in transcript
+    assert mouth.stops == 0 and "Roll two dice three times." in mouth.spoken
+    _, _, _, twice, *_ = play([("reading", "go on", False), ("reading", "next", False),
+                               ("asking", "next")])
+    assert twice.stops >= 1 and "Roll two dice three times." not in twice.spoken
+
+
 def test_stop_while_reading_asks_the_pending_question():
     _, _, session, mouth, *_ = play([("reading", "stop"), ("asking", "next")])
     assert "Doubles don't count." not in mouth.spoken

@@ -115,7 +115,7 @@ class Table:
         self._spoke_at = 0.0  # when the mouth was last seen speaking (monotonic clock)
         self._said = Spoken()  # what it said, with when (the guard matches late decodings)
         self._told: set[str] = set()  # the ears' notices already said
-        self._doubt: str | None = None  # an unsure weighty word heard once (see doubtful)
+        self._doubt: str | None = None  # an unsure weighty word or skip heard once (doubtful)
         self._again: list[Said] = []  # a passage being said again ("repeat")
         hand_over = getattr(mouth, "caption_to", None)
         self._mouth_captions = hand_over is not None  # it captions each sentence as heard
@@ -391,6 +391,8 @@ class Table:
                 self.hold(heard, over_narration=True)
                 continue
             self.misses = 0
+            if name in ("stop", "next") and self.unsure_skip(heard):
+                continue
             if name in ("stop", "next"):
                 return self.skip(current, queue)
             if name == "repeat":
@@ -406,6 +408,18 @@ class Table:
                 return self.interject(said, current, queue)
             self.show(said[0])
         return queue
+
+    def unsure_skip(self, heard: Utterance) -> bool:
+        """Whether ``heard``, a skip over the reading, is unsure and heard once: shown, not
+        acted on, so the reading goes on (in pink noise 10 dB down, "pause" was heard "go on"
+        at 0.11-0.25 and cut "Heads or tails?"); said again, it skips."""
+        name = _control_name(heard.meaning)
+        doubted, self._doubt = self._doubt, None
+        if heard.sure or doubted == name:
+            return False
+        self._doubt = name
+        self.show(Said(f'Heard "{heard.text}"? Say it again to skip.', "state"))
+        return True
 
     def skip(self, current: Said, queue: list[Said]) -> list[Said]:
         """Stop reading and go to the question (ask it again when it was being asked)."""
