@@ -179,6 +179,18 @@ def test_a_word_choice_beats_a_control_with_the_same_words():
     assert understand("next phase", ask(AcceptWords(("next phase",)))) == Word("next phase")
 
 
+def test_next_where_the_game_does_not_wait_is_the_one_choice_that_begins_with_it():
+    """Blades' menus list "next phase": said in a noise, Whisper wrote it "next" (sure), and
+    the game refused "next" as not an answer, four times in a row."""
+    menu = ask(AcceptWords(("action", "clock", "next phase")))
+    assert understand("next", menu) == Word("next phase")
+    assert understand("next", menu, "reading") == Control("next")  # over the narration: skip
+    assert understand("skip", menu) == Control("next")  # only "next" itself
+    assert understand("next", ask(AcceptWords(("next phase",)), AcceptContinue())) == Continue()
+    two = ask(AcceptWords(("next phase", "next segment")))
+    assert understand("next", two) == Control("next")  # which one is not said
+
+
 def test_free_text_is_taken_whole_but_controls_still_win():
     name = ask(AcceptText("name"))
     assert understand("Sal, a fence", name) == Text("Sal, a fence")

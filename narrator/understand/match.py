@@ -28,6 +28,7 @@ from narrator.understand.template import parse_text
 from narrator.understand.words import counted, normalise, with_article
 
 Meaning = Control | GameInput | Unclear
+ANSWERING = ("asking", "confirming")  # the modes in which "next" may name a choice
 
 
 def understand(text: str, expectation: Expectation | None,
@@ -43,7 +44,7 @@ def understand(text: str, expectation: Expectation | None,
         for order, phrase in enumerate(group):
             read = parse_text(phrase.expr, words)
             if read is not None:
-                meaning = _meaning(phrase, read[1], expectation, said, text)
+                meaning = _meaning(phrase, read[1], expectation, said, text, mode)
                 found.append((isinstance(meaning, Unclear), read[0], order, meaning))
         if found:
             return min(found, key=lambda f: f[:3])[3]
@@ -72,12 +73,15 @@ def _groups(live: list[Phrase]) -> list[list[Phrase]]:
 
 
 def _meaning(phrase: Phrase, ordered: tuple, expectation: Expectation | None, said: str,
-             text: str) -> Meaning:
-    """What a match of ``phrase`` means, given what it captured (``ordered``)."""
+             text: str, mode: str) -> Meaning:
+    """What a match of ``phrase`` means in ``mode``, given what it captured (``ordered``)."""
     caps = dict(ordered)
     if phrase.control is not None:
         if phrase.control == "next" and continues(expectation):
             return Continue()
+        choice = _next_choice(expectation) if phrase.control == "next" else None
+        if choice is not None and said.split()[0] == "next" and mode in ANSWERING:
+            return Word(choice)
         if phrase.control == "goto":
             return Control("goto", caps["n"])
         return Control(phrase.control)
@@ -97,6 +101,17 @@ def _meaning(phrase: Phrase, ordered: tuple, expectation: Expectation | None, sa
         return Unclear(text, f"{n} is out of range: say a number from {accept.min} to "
                              f"{accept.max}.")
     return Number(n)
+
+
+def _next_choice(expectation: Expectation | None) -> str | None:
+    """The one listed word that begins with "next" ("next phase"), which "next" said where
+    the game does not wait is (in a noise Whisper wrote "next phase" as "next", sure, and
+    the game refused it); None when there is none, or more than one."""
+    if expectation is None:
+        return None
+    found = {w for a in expectation.accepts if isinstance(a, AcceptWords) for w in a.words
+             if w.split()[0] == "next"}
+    return found.pop() if len(found) == 1 else None
 
 
 def _dice(caps: tuple, accept: AcceptDice, said: str) -> Dice | Word | Unclear:
