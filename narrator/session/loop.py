@@ -16,6 +16,7 @@ from narrator.session.game import CHOICE, Session
 from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls
 from narrator.voice.spoken import Echo, Spoken
+from narrator.voice.unanswered import left_unanswered
 
 PAUSED = "Paused. Say resume to go on."
 LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
@@ -388,7 +389,10 @@ class Table:
                 continue
             name = _control_name(meaning)
             if name not in READING_CONTROLS:
-                self.hold(heard, over_narration=True)
+                if current.kind == "readback" and not heard.sure:  # its answer, heard back
+                    left_unanswered(heard.text, "unsure, over the read-back: its own answer")
+                else:
+                    self.hold(heard, over_narration=True)
                 continue
             self.misses = 0
             if name in ("stop", "next") and self.unsure_skip(heard):
