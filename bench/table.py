@@ -697,6 +697,9 @@ class Players:
     def await_or_collect(self) -> dict | None:
         """The next question (or end), the passages before it played over; None by timeout."""
         while True:
+            stray = self.paused_now()
+            if stray is not None:
+                self.cursor = min(self.cursor, stray)
             at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e)
                                   or self.stray(e) or e == {**e, "event": "state",
                                                             "name": "reading"}, PATIENCE)
@@ -774,14 +777,24 @@ class Players:
         elif roll < 0.35 + self.talk:
             self.say(self.rng.choice(clips.TABLE_TALK), talk=True)
 
+    def paused_now(self) -> int | None:
+        """Where the narrator paused on a word no one meant as "pause", if it is paused so now
+        (it may have paused as a player began to answer: before the events the answer is
+        judged by; the table then waited PATIENCE in silence)."""
+        for at in range(len(self.stream.events) - 1, -1, -1):
+            if self.stream.events[at]["event"] == "state":
+                return at if self.stray(self.stream.events[at]) else None
+        return None
+
     def stray(self, event: dict) -> bool:
         """The narrator paused on something no one meant as "pause" (a misheard answer)."""
         return paused(event) and id(event) not in self._ours
 
     def unpause(self, at: int) -> None:
-        """Paused on a word no one meant so: "resume", as a table would."""
+        """Paused on a word no one meant so: "resume", as a table would (once)."""
         heard = [e["text"] for e in self.stream.events[:at] if e["event"] == "heard"]
         self.tally.findings.append(f"paused on {heard[-1] if heard else None!r}: said resume")
+        self._ours.add(id(self.stream.events[at]))
         self.resume(at)
 
     def resume(self, mark: int) -> None:

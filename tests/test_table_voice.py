@@ -349,6 +349,36 @@ def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_pat
     assert (tally.needed, tally.first, tally.misses) == (1, 1, 0)
 
 
+def test_a_pause_no_one_meant_just_before_an_answer_is_resumed_not_waited_out(tmp_path,
+                                                                              monkeypatch):
+    """Slow Burn: "wait" was heard as a question began and paused the game, before the
+    player's "2" (then "didn't catch that", paused); the table waited PATIENCE (30 min) in
+    silence for the next question. It says resume, then the answer again."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("PATIENCE", 3.0), ("QUIET", 3.0)):
+        monkeypatch.setattr(bench, name, seconds)
+    two = {"type": "Number", "value": 2}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "paused", "text": "2.",
+          "meaning": {"type": "Unclear", "heard": "2.", "reason": "I didn't catch that."}},
+         {"event": "said", "kind": "state", "text": "Didn't catch that."}],
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}},
+         {"event": "expect", "mode": "asking"}],
+        [{"event": "applied", "input": two}, {"event": "expect", "mode": "asking"}]])
+    with (tmp_path / "events.jsonl").open("a") as file:
+        for event in ({"event": "state", "name": "paused"},
+                      {"event": "spoken", "text": bench.PAUSED}):
+            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+    try:
+        assert stream.wait(0, bench.paused, 5.0) is not None
+        players.cursor = len(stream.events)  # the table saw the question before the pause
+        assert players.answer(bench.Step("2", two, [two]))
+    finally:
+        stream.close()
+    assert [words for words, *_ in said] == ["2", "resume", "2"]
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
