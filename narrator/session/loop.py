@@ -259,14 +259,20 @@ class Table:
         back and roll are asked about instead (``checked``) where the table answers."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
-        doubted, self._doubt = self._doubt, None
-        if heard.sure or word not in WEIGHTY or (isinstance(meaning, Word)
-                                                 and self.session.mode != "confirming"):
+        weighty = word in WEIGHTY and not (isinstance(meaning, Word)
+                                           and self.session.mode != "confirming")
+        if not self._first_hearing(word, weighty and not heard.sure):
             return None
-        if doubted == word:
-            return None
-        self._doubt = word
         return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]
+
+    def _first_hearing(self, word: str | None, doubtful: bool) -> bool:
+        """Whether ``word``, heard ``doubtful``, waits to be heard again before it acts (it is
+        then the doubt); False when it is not doubtful or confirms the doubt just before."""
+        doubted, self._doubt = self._doubt, None
+        if not doubtful or doubted == word:
+            return False
+        self._doubt = word
+        return True
 
     def checked(self, heard: Utterance, tell: Callable[[list[Said]], None]) -> list[Said]:
         """An unsure "roll for me" or "go back" asked about aloud (said with ``tell``): a yes,
@@ -417,11 +423,8 @@ class Table:
         """Whether ``heard``, a skip over the reading, is unsure and heard once: shown, not
         acted on, so the reading goes on (in pink noise 10 dB down, "pause" was heard "go on"
         at 0.11-0.25 and cut "Heads or tails?"); said again, it skips."""
-        name = _control_name(heard.meaning)
-        doubted, self._doubt = self._doubt, None
-        if heard.sure or doubted == name:
+        if not self._first_hearing(_control_name(heard.meaning), not heard.sure):
             return False
-        self._doubt = name
         self.show(Said(f'Heard "{heard.text}"? Say it again to skip.', "state"))
         return True
 
