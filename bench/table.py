@@ -43,8 +43,10 @@ question is asked or to interrupt:
 
 A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
 Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
-``--record WAV`` keeps what the microphone heard (16 kHz mono) and prints when it began (epoch
-seconds, the events file's clock), so a miss can be cut out and replayed through the ears.
+The run's folder (printed as it starts) keeps the narrator's ``events.jsonl`` and the players'
+``players.jsonl`` (each utterance: when, which voice, what). ``--record WAV`` keeps what the
+microphone heard (16 kHz mono) and prints when it began (epoch seconds, the events file's
+clock), so a miss can be cut out and replayed through the ears.
 
 ``--from N`` starts from a saved session N answers in (typed), ``--steps M`` plays M answers by
 voice and then stops the session (it is saved); ``--rate`` sets the narrator's speech rate.
@@ -279,8 +281,9 @@ class Room:
     """The PulseAudio room: the players' voices, their talk, and the noise bed."""
 
     def __init__(self, env: dict, clips_dir: Path, snr: float | None, rng: random.Random,
-                 noise: str = "babble") -> None:
+                 noise: str = "babble", log: Path | None = None) -> None:
         self.env, self.clips_dir, self.rng = {**os.environ, **env}, clips_dir, rng
+        self.log = log  # each utterance said, one JSON object per line, to find it afterwards
         self.spoken = 0.0  # seconds of the players' own speech
         self._bed: subprocess.Popen | None = None
         self._bed_stop = threading.Event()
@@ -301,6 +304,10 @@ class Room:
         self.spoken += length
         start = time.time()
         subprocess.run(["paplay", str(path)], env=self.env, check=True, timeout=60)
+        if self.log is not None:
+            with open(self.log, "a") as said:
+                said.write(json.dumps({"t": round(start, 3), "end": round(start + length, 3),
+                                       "voice": voice, "text": text, "again": again}) + "\n")
         return start, start + length
 
     def _start_bed(self, snr: float, kind: str) -> None:
@@ -908,6 +915,7 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
     the narrator invites, and the run goes on; ``record``: a WAV file of what the microphone
     heard)."""
     work = Path(tempfile.mkdtemp(prefix=f"table-{game}-"))
+    print(f"the run's events and the players' utterances: {work}", file=sys.stderr)
     clips_dir = (out or ROOT / ".bench-clips")
     env = {**os.environ, "NARRATOR_CONFIG": str(work / "config.yaml"), "TERM": "dumb"}
     wanted, ends = golden_steps(game, work, env)
@@ -924,7 +932,7 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
                             "rate=16000"], env=env, check=True, capture_output=True, timeout=30)
             env["PULSE_SOURCE"] = "table.monitor"
         room = Room({**room_env, "PULSE_SINK": "table"} if apart else room_env, clips_dir, snr,
-                    random.Random(seed), noise)
+                    random.Random(seed), noise, work / "players.jsonl")
         log = work / "events.jsonl"
         command = ["resume"] if start else ["play", game]
         recorder = recording(record, env) if record else None
