@@ -213,6 +213,17 @@ def test_an_unsure_answer_heard_over_a_read_back_is_not_held_in_its_place():
     assert session.state.players == 3 and journal.lines[-1] == Number(3)
 
 
+def test_an_unsure_answer_over_the_narration_is_shown_and_the_question_asked_as_ever():
+    """At 10 dB a player's "pause" over the narration was heard "one" (0.31) and held; when
+    "Heads or tails?" came it was read back as heads, and the player's "tails", written "yes"
+    twice, took heads."""
+    transcript, journal, session, mouth, *_ = play(
+        [("reading", "three", False), ("asking", "2")], rules=READ_FIRST)
+    assert 'Heard "three"? Say it when the question comes.' in transcript
+    assert "I heard 3. Right?" not in mouth.spoken and "How many players?" in mouth.spoken
+    assert journal.lines == [Number(2)] and session.state.players == 2
+
+
 def test_a_held_answer_made_from_the_narrators_echo_changes_nothing_when_denied():
     _, journal, session, mouth, *_ = play(
         [("reading", "three"), ("confirming", "no"), ("asking", "2")], rules=READ_FIRST)

@@ -395,10 +395,12 @@ class Table:
                 continue
             name = _control_name(meaning)
             if name not in READING_CONTROLS:
-                if current.kind == "readback" and not heard.sure:  # its answer, heard back
+                if heard.sure:
+                    self.hold(heard, over_narration=True)
+                elif current.kind == "readback":  # its answer, heard back
                     left_unanswered(heard.text, "unsure, over the read-back: its own answer")
                 else:
-                    self.hold(heard, over_narration=True)
+                    self.unsure_early(heard)
                 continue
             self.misses = 0
             if name in ("stop", "next") and self.unsure_skip(heard):
@@ -449,6 +451,14 @@ class Table:
         assert self.mouth is not None
         self.mouth.stop()
         return said + [current] + queue
+
+    def unsure_early(self, heard: Utterance) -> None:
+        """An answer heard unsure over the narration, before its question: shown, not held, so
+        the question is asked as ever. Such a hearing was a player's "pause" written "one" or
+        "oh" in noise; held, it was read back when the question came, and the player's own
+        answer to it, written "yes", took an answer no one gave."""
+        left_unanswered(heard.text, "unsure, over the narration: before its question")
+        self.show(Said(f'Heard "{heard.text}"? Say it when the question comes.', "state"))
 
     def hold(self, heard: Utterance, over_narration: bool = False) -> None:
         """An answer said before its question: kept until the question is asked. One heard
