@@ -32,10 +32,41 @@ def test_start_hands_over_the_preroll_so_the_first_sound_is_not_lost():
     assert kind == "start" and len(audio) == ep.preroll_frames * FRAME * 2
 
 
-def test_a_steady_noise_becomes_the_floor_after_one_cut_utterance():
+def test_a_steady_noise_becomes_the_floor_after_a_second_and_is_no_utterance():
     ep = Endpointer()
     got = events(ep, [50] * 10 + [800] * 500)
-    assert got.count("start") == 1 and got[-100:] == ["silence"] * 100
+    assert got.count("start") == got.count("void") == 1 and "end" not in got
+    assert got.index("void") - got.index("start") < 40 and got[-100:] == ["silence"] * 100
+
+
+def hum(count: int) -> list[float]:
+    """Pink noise's frame levels: steady, 900 to 1300."""
+    return list(np.random.default_rng(3).uniform(900, 1300, count))
+
+
+def test_a_word_said_a_second_into_a_noise_that_rose_is_an_utterance_of_its_own():
+    """While the narrator spoke, the echo canceller's suppression took the room's hum with its
+    voice, and the floor followed it down; when it stopped, the hum came back whole. That
+    began an utterance that ran to the 6 s cut, and "resume" said in it (pink noise 10 dB
+    down, just after "Paused.") was dropped as talk."""
+    ep = Endpointer()
+    got = events(ep, [200] * 100 + hum(45) + [6000] * 12 + hum(40))
+    word = 100 + 45
+    assert got.index("void") < word and got.index("start", got.index("void")) in range(word,
+                                                                                       word + 3)
+    assert got.index("end", word) == word + 12 + 9 and not ep.cut
+
+
+def test_a_word_in_the_first_second_of_a_noise_that_rose_ends_a_second_after_it():
+    ep = Endpointer()
+    got = events(ep, [200] * 100 + hum(15) + [6000] * 12 + hum(200))
+    word_end = 100 + 15 + 12
+    assert "void" not in got and got.count("end") == 1 and not ep.cut
+    assert got.index("end") in range(word_end + 25, word_end + ep.hum_frames + 1)  # ~1 s after
+    assert got[-100:] == ["silence"] * 100  # the hum is the floor now
+    talk = Endpointer()  # others' talk, syllables and gaps, is no hum: cut at 6 s
+    events(talk, [200] * 100 + [3000, 3000, 3000, 300] * 60)
+    assert talk.cut
 
 
 def test_a_word_said_while_others_talk_on_ends_with_the_word():
@@ -128,7 +159,7 @@ def test_what_is_heard_while_the_narrator_reads_is_not_the_rooms_level():
 
 def test_an_endless_utterance_is_cut_at_six_seconds():
     ep = Endpointer()
-    got = events(ep, [50] * 20 + [3000] * 400)
+    got = events(ep, [50] * 20 + [3000, 3000, 3000, 600] * 100)  # syllables, never a pause
     assert got.count("end") >= 1 and got.index("end") - got.index("start") < ep.max_frames
 
 

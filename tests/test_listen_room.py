@@ -37,7 +37,18 @@ def test_a_word_no_louder_than_the_talk_around_it_is_not_acted_on():
 def test_an_utterance_cut_for_its_length_is_talk_unless_free_text_is_asked():
     """A command cut in two at 6 s ("one" of "one and five") must not count as a die; a long
     name can still be answered."""
-    long_quiet_room = [50] * 10 + [3000] * 230 + [50] * 40
+    long_quiet_room = [50] * 10 + [3000, 3000, 3000, 800] * 58 + [50] * 40
     assert heard(long_quiet_room, "four", DICE) is None
     got = heard(long_quiet_room, "Marguerite of the Seven Bridges", NAME)
     assert got is not None and got.meaning == Text("Marguerite of the Seven Bridges")
+
+
+def test_a_word_in_a_hum_that_rose_is_heard_a_second_after_it():
+    """The narrator stops and the room's hum, which the echo canceller took out with its
+    voice, comes back whole: an utterance begins on it. A player's word in it is heard a
+    second after the word, when the hum is the floor; at 10 dB, "resume" (1.0) just after
+    "Paused." ran on with the hum to the 6 s cut, was dropped as talk, and the table waited
+    30 s to say it again."""
+    hum = [1000, 1150, 950, 1250, 1100, 1050] * 40
+    got = heard([200] * 100 + hum[:15] + [9000] * 12 + hum[:45], "four", DICE)
+    assert got is not None and got.meaning == Dice((4,))

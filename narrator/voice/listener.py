@@ -341,7 +341,11 @@ class Ears:
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
-        if event != "silence" and self._grammar is not None:
+        if event == "void":  # a noise that rose, no voice: nothing to decode
+            self._grammar = None
+            if hasattr(self.recognizer, "discard"):
+                self.recognizer.discard()
+        if event not in ("silence", "void") and self._grammar is not None:
             self.recognizer.feed(audio)
             self._ahead(event)
         if event != "end" or self._grammar is None:

@@ -22,7 +22,9 @@ recogniser gets the player's words and 150 ms either side of them, the talk arou
 silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is
 talking: a word's weaker sounds over it still count as the word (``_steady``). Either way, an
 utterance whose loud frames are hardly over the floor is ``noisy`` (the ears read its answer
-back).
+back). A second of an utterance that hardly swings in level is the room's own sound risen over
+the floor (the narrator stopped, and the echo canceller's suppression of the room with it): it
+ends the utterance there, or voids it when that is all it held, and is the floor from then on.
 A short quiet inside the utterance is a *pause* (the speaker may have finished: a recogniser
 can start decoding ahead), and the next loud frame *resumes* it (what was decoded ahead is
 void).
@@ -64,11 +66,12 @@ def rms(frame: bytes) -> float:
 @dataclass
 class Endpointer:
     """Voice activity: ``push(frame)`` returns ("silence" | "start" | "speech" | "pause" |
-    "resume" | "end", audio).
+    "resume" | "end" | "void", audio).
 
     On "start" the audio is the pre-roll plus the frame; on "speech", "pause" (the quiet run
     reached ``pause_frames``) and "resume" (the first loud frame after a pause) the frame; on
-    "end" the frame that ended it. ``start_ratio``/``end_ratio`` are levels over the noise floor.
+    "end" the frame that ended it; "void" takes back the utterance started: it was a noise that
+    rose, no voice (``_hum``). ``start_ratio``/``end_ratio`` are levels over the noise floor.
     """
 
     start_frames: int = 3        # 90 ms of loud frames start an utterance
@@ -98,6 +101,9 @@ class Endpointer:
     # the noise alone, 60 s, starts nothing either way)
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
+    hum_frames: int = 33         # a second of an utterance whose frames' levels swing (90th
+    hum_swing: float = 1.6       # percentile over 10th) less than this is a steady sound, no
+    # voice (``_hum``): pink noise swings 1.2-1.6 (a room's hum: 1.2), a voice's syllables 3+
     min_level: float = 120.0     # int16 rms under which nothing is speech
     complete: Callable[[], bool] | None = None
 
@@ -142,12 +148,17 @@ class Endpointer:
                   and self._quiet >= self.pause_frames)
         self._spoken.append(level)
         frame = self._focus(frame, level)
-        if ended or parted or self._length >= longest:
-            self.cut = not ended
+        hum = self._hum()
+        if hum and len(self._spoken) == self.hum_frames:
+            return self._void(frame)
+        if ended or parted or hum or self._length >= longest:
+            self.cut = not (ended or hum)
             self.distant = self.talking and float(np.percentile(self._spoken, 80)) < self._near
             self.noisy = (float(np.percentile(self._spoken, 90))
                           < self.noisy_ratio * max(self.floor, self.room))
-            if self._length >= longest and not self.spelling:  # a sound this long is the
+            if hum:  # the room's level rose under the floor: a noise held the utterance open
+                self._rebase(self._spoken[-self.hum_frames:])
+            elif self._length >= longest and not self.spelling:  # a sound this long is the
                 self.floor = max(self.floor, level)  # new floor (letters are not), and the
                 if self.hearing_room:  # room's level
                     self._hear_room(self._spoken)
@@ -157,6 +168,31 @@ class Endpointer:
         if self._quiet == self.pause_frames:
             return "pause", frame
         return ("resume" if paused and not self._quiet else "speech"), frame
+
+    def _hum(self) -> bool:
+        """Whether the utterance's last second is a steady sound, no voice (its levels hardly
+        swing, as a voice's syllables and gaps do): the room's own level rose over the floor.
+        While the narrator spoke, the echo canceller's suppression took the room's hum with its
+        voice, and the floor followed it down; when it stopped, the hum came back whole and
+        held an utterance open to the 6 s cut, so that a player's "resume" or "yes" in it was
+        dropped as talk (pink noise 10 dB down). Not while spelling: letters are not a hum."""
+        if self.spelling or len(self._spoken) < self.hum_frames:
+            return False
+        last = sorted(self._spoken[-self.hum_frames:])
+        return last[len(last) * 9 // 10] < self.hum_swing * max(last[len(last) // 10], 1.0)
+
+    def _rebase(self, levels: list[float]) -> None:
+        """The room's steady level is ``levels``: the floor (and the room's level) from now."""
+        self.floor = max(self.floor, float(np.median(levels)))
+        if self.hearing_room:
+            self._hear_room(levels)
+
+    def _void(self, frame: bytes) -> tuple[str, bytes]:
+        """The utterance is all hum (``_hum``): no utterance, and the floor from now."""
+        self._rebase(self._spoken)
+        self.in_speech = False
+        self._recent.clear()
+        return "void", frame
 
     @property
     def quiet(self) -> int:
