@@ -30,7 +30,8 @@ question is asked or to interrupt:
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
   (its ``ignored`` event) and NOTHING_BACK seconds of silence after it) is said again; an
-  answer not heard by voice in TRIES tries is typed, as the read-back invites
+  answer not heard by voice in TRIES tries is typed, as the read-back invites (so is a
+  "keep" or "change" heard as something else TRIES times in a row)
   (``--no-typing``: the run stops there), and counted: the game is then not completed by
   voice alone;
 * interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten (not
@@ -558,16 +559,19 @@ class Players:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
         spelled = neither = False
+        unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
             begin = len(self.stream.events)
-            typing = (failed >= TRIES and self.keyboard is not None and not typed
-                      and words_now == step.text)
+            typing = self.keyboard is not None and not typed and (
+                failed >= TRIES and words_now == step.text
+                or unheard >= TRIES and words_now in ("keep", "change"))
+            typed_as = (words_now if words_now in ("keep", "change")
+                        else held_as(step.text, self.respelled) or step.text)
             if typing:  # as the read-back invites: "or type it and press Enter"
                 typed = True
                 self.tally.typed += 1
-                self.tally.findings.append(f"typed {step.text!r}: not heard by voice in "
-                                           f"{failed} tries")
-            typed_as = held_as(step.text, self.respelled) or step.text
+                self.tally.findings.append(f"typed {typed_as!r}: not heard by voice in "
+                                           f"{max(failed, unheard)} tries")
             got = self.outcome(begin, *(self.type(typed_as) if typing else self.say(words_now)),
                                said=None if typing else words_now)
             heard = got["heard"] if got["heard"] is not None else heard
@@ -606,6 +610,10 @@ class Players:
                 if words_now == "yes":  # the yes was heard as words (flite awb's "US.")
                     self.tally.misses += 1
                     self.finding(words_now, offered["text"])
+                if words_now in ("keep", "change"):  # heard as something else: offered again
+                    self.tally.misses += 1
+                    self.finding(words_now, got["heard_text"])
+                    unheard += 1
                 first = False
                 if judged(offered, step.meaning, self.respelled):
                     words_now = "change"

@@ -254,23 +254,33 @@ def test_a_go_back_the_narrator_asks_about_is_answered_yes_and_counts_at_first_h
 
 
 def scripted(bench, tmp_path, replies):
-    """A table in a room that answers each utterance with the next list of events of
-    ``replies`` (written to the events file the players follow): the players, what they say
-    as (words, player, times said before), and the stream to close."""
+    """A table in a room that answers each utterance (or line typed) with the next list of
+    events of ``replies`` (written to the events file the players follow): the players, what
+    they say as (words, player, times said before; a line typed as ("typed WORDS", None,
+    None)), and the stream to close."""
     events = tmp_path / "events.jsonl"
     events.write_text("")
     said, replies = [], iter(replies)
 
+    def reply() -> None:
+        with events.open("a") as file:
+            for event in next(replies):
+                file.write(json.dumps({**event, "t": 3.0}) + "\n")
+
     class Room:
         def say(self, text, player, again):
             said.append((text, player, again))
-            with events.open("a") as file:
-                for event in next(replies):
-                    file.write(json.dumps({**event, "t": 3.0}) + "\n")
+            reply()
             return 2.0, 2.5
 
+    def keyboard(line):
+        said.append((f"typed {line}", None, None))
+        reply()
+
     stream = bench.Stream(events)
-    return bench.Players(stream, Room(), None, talk=0.0, interrupt=True), said, stream
+    players = bench.Players(stream, Room(), None, talk=0.0, interrupt=True, keyboard=keyboard)
+    players.type = lambda line: (keyboard(line), (2.0, 2.0))[1]  # typed on the room's clock
+    return players, said, stream
 
 
 def answered(bench, tmp_path, steps, replies):
@@ -327,6 +337,30 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
          {"event": "expect", "mode": "asking"}],
         [{"event": "applied", "input": four}, {"event": "expect", "mode": "asking"}]])
     assert [words for words, *_ in said] == ["4", "yes", "4"]
+
+
+def test_a_keep_heard_as_something_else_four_times_is_typed(tmp_path, monkeypatch):
+    """At 10 dB flite awb's "keep" to "Keep 'Blue', or change it to 'Nice'?" was heard "yeah"
+    ten times in a row; the table never typed it, gave up, and the run ended there."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    blue = {"type": "Text", "text": "Blue"}
+    offer = [{"event": "said", "kind": "readback", "text": "Keep 'Blue', or change it to 'Nice'?"},
+             {"event": "expect", "mode": "confirming", "prompt": {
+                 "key": "readback.change", "params": {"kept": "Blue", "offered": "Nice"}}}]
+    yeah = [{"event": "heard", "mode": "confirming", "text": "yeah",
+             "meaning": {"type": "Word", "word": "yes", "number": None}},
+            {"event": "said", "kind": "reject", "text": '"yes" could mean either.'}, *offer]
+    said, tally = answered(bench, tmp_path, [bench.Step("Blue", blue, [blue])], [
+        [{"event": "heard", "mode": "asking", "meaning": blue, "text": "Blue."},
+         {"event": "said", "kind": "readback", "text": "I heard 'Blue'. Keep it?"},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "text": "Nice.",
+          "meaning": {"type": "Text", "text": "Nice"}}, *offer],
+        yeah, yeah, yeah, yeah,
+        [{"event": "applied", "input": blue}, {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said] == ["Blue", "yes"] + ["keep"] * 4 + ["typed keep"]
+    assert tally.typed == 1 and tally.first == 0
 
 
 def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_path, monkeypatch):
