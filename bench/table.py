@@ -101,7 +101,8 @@ TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells ("Love for Jila")
 SPELL_IT = "spell it"
-REPLIES = ("yes", "keep", "change")  # what a player says to a read-back, not to a question
+CHOICES = ("keep", "change")  # a player's reply to a change offered at a read-back
+REPLIES = ("yes",) + CHOICES  # what a player says to a read-back, not to a question
 SLOWEST = 8  # the longest waits the report names, with what was said before each
 ANSWERING = ("asking", "confirming", "spelling")  # the narrator's modes when a question waits
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up
@@ -564,8 +565,8 @@ class Players:
             begin = len(self.stream.events)
             typing = self.keyboard is not None and not typed and (
                 failed >= TRIES and words_now == step.text
-                or unheard >= TRIES and words_now in ("keep", "change"))
-            typed_as = (words_now if words_now in ("keep", "change")
+                or unheard >= TRIES and words_now in CHOICES)
+            typed_as = (words_now if words_now in CHOICES
                         else held_as(step.text, self.respelled) or step.text)
             if typing:  # as the read-back invites: "or type it and press Enter"
                 typed = True
@@ -610,7 +611,7 @@ class Players:
                 if words_now == "yes":  # the yes was heard as words (flite awb's "US.")
                     self.tally.misses += 1
                     self.finding(words_now, offered["text"])
-                if words_now in ("keep", "change"):  # heard as something else: offered again
+                if words_now in CHOICES:  # heard as something else: offered again
                     self.tally.misses += 1
                     self.finding(words_now, got["heard_text"])
                     unheard += 1

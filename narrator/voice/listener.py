@@ -345,7 +345,7 @@ class Ears:
             self._grammar = None
             if hasattr(self.recognizer, "discard"):
                 self.recognizer.discard()
-        if event not in ("silence", "void") and self._grammar is not None:
+        if event != "silence" and self._grammar is not None:
             self.recognizer.feed(audio)
             self._ahead(event)
         if event != "end" or self._grammar is None:

@@ -149,22 +149,24 @@ class Endpointer:
         self._spoken.append(level)
         frame = self._focus(frame, level)
         hum = self._hum()
-        if hum and len(self._spoken) == self.hum_frames:
-            return self._void(frame)
         if ended or parted or hum or self._length >= longest:
             self.cut = not (ended or hum)
             self.distant = self.talking and float(np.percentile(self._spoken, 80)) < self._near
             self.noisy = (float(np.percentile(self._spoken, 90))
                           < self.noisy_ratio * max(self.floor, self.room))
-            if hum:  # the room's level rose under the floor: a noise held the utterance open
-                self._rebase(self._spoken[-self.hum_frames:])
+            if hum:  # the room's level rose under the floor: its steady level is the floor
+                steady = self._spoken[-self.hum_frames:]  # now, and the room's level
+                self.floor = max(self.floor, float(np.median(steady)))
+                if self.hearing_room:
+                    self._hear_room(steady)
             elif self._length >= longest and not self.spelling:  # a sound this long is the
                 self.floor = max(self.floor, level)  # new floor (letters are not), and the
                 if self.hearing_room:  # room's level
                     self._hear_room(self._spoken)
             self.in_speech = False
             self._recent.clear()
-            return "end", frame
+            void = hum and len(self._spoken) == self.hum_frames  # all hum, no voice
+            return ("void" if void else "end"), frame
         if self._quiet == self.pause_frames:
             return "pause", frame
         return ("resume" if paused and not self._quiet else "speech"), frame
@@ -180,19 +182,6 @@ class Endpointer:
             return False
         last = sorted(self._spoken[-self.hum_frames:])
         return last[len(last) * 9 // 10] < self.hum_swing * max(last[len(last) // 10], 1.0)
-
-    def _rebase(self, levels: list[float]) -> None:
-        """The room's steady level is ``levels``: the floor (and the room's level) from now."""
-        self.floor = max(self.floor, float(np.median(levels)))
-        if self.hearing_room:
-            self._hear_room(levels)
-
-    def _void(self, frame: bytes) -> tuple[str, bytes]:
-        """The utterance is all hum (``_hum``): no utterance, and the floor from now."""
-        self._rebase(self._spoken)
-        self.in_speech = False
-        self._recent.clear()
-        return "void", frame
 
     @property
     def quiet(self) -> int:
