@@ -563,7 +563,9 @@ class Players:
         unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
             begin = len(self.stream.events)
-            typing = self.keyboard is not None and not typed and (
+            self.hold(REACTION)
+            got = self.gone_on() if words_now in REPLIES else None
+            typing = got is None and self.keyboard is not None and not typed and (
                 failed >= TRIES and words_now == step.text
                 or unheard >= TRIES and words_now in CHOICES)
             typed_as = (words_now if words_now in CHOICES
@@ -573,8 +575,9 @@ class Players:
                 self.tally.typed += 1
                 self.tally.findings.append(f"typed {typed_as!r}: not heard by voice in "
                                            f"{max(failed, unheard)} tries")
-            got = self.outcome(begin, *(self.type(typed_as) if typing else self.say(words_now)),
-                               said=None if typing else words_now)
+            got = got or self.outcome(begin, *(self.type(typed_as, ready=True) if typing
+                                               else self.say(words_now, ready=True)),
+                                      said=None if typing else words_now)
             heard = got["heard"] if got["heard"] is not None else heard
             if got["applied"]:
                 verdicts = [judged(a, w, self.respelled)
@@ -654,6 +657,16 @@ class Players:
                 words_now = again(step, failed)  # asked again, the answer is said again
         self.tally.findings.append(f"gave up on {step.text!r}")
         return False
+
+    def gone_on(self) -> dict | None:
+        """What the game did if it took an input while a player readied a reply to its read-back
+        (the answer, said over the read-back, heard as its "yes"): a table hearing the game go
+        on says no reply. None (and the reply is said) otherwise."""
+        taken = self.stream.wait(self.cursor, lambda e: e["event"] == "applied", 0)
+        if taken is None:
+            return None
+        at = self.stream.events[taken]["t"]
+        return self.outcome(self.cursor, at - 0.001, at, said=None)
 
     def outcome(self, begin: int, started: float, ended: float, said: str | None) -> dict:
         """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
@@ -856,10 +869,12 @@ class Players:
 
     # -------------------------------------------------------------- speaking
 
-    def say(self, text: str, talk: bool = False) -> tuple[float, float]:
+    def say(self, text: str, talk: bool = False, ready: bool = False) -> tuple[float, float]:
         """A player says ``text`` (anyone, for talk; else the one whose answer is being dealt
-        with, or the next in turn); when it started and ended."""
-        self.hold(REACTION)
+        with, or the next in turn), after REACTION unless ``ready``; when it started and
+        ended."""
+        if not ready:
+            self.hold(REACTION)
         again = 0
         if talk:
             player = self.rng.randrange(len(PLAYERS))
@@ -882,10 +897,12 @@ class Players:
         """The narrator answered ``said`` (by the player who spoke last) ``seconds`` after it."""
         self.tally.waits.append((max(0.0, seconds), f"{self.voice} {said!r}"))
 
-    def type(self, text: str) -> tuple[float, float]:
-        """A player types ``text`` and presses Enter; when (started and ended alike)."""
+    def type(self, text: str, ready: bool = False) -> tuple[float, float]:
+        """A player types ``text`` and presses Enter (after REACTION unless ``ready``); when
+        (started and ended alike)."""
         assert self.keyboard is not None
-        self.hold(REACTION)
+        if not ready:
+            self.hold(REACTION)
         now = time.time()
         self.keyboard(text)
         return now, now

@@ -279,7 +279,7 @@ def scripted(bench, tmp_path, replies):
 
     stream = bench.Stream(events)
     players = bench.Players(stream, Room(), None, talk=0.0, interrupt=True, keyboard=keyboard)
-    players.type = lambda line: (keyboard(line), (2.0, 2.0))[1]  # typed on the room's clock
+    players.type = lambda line, ready=False: (keyboard(line), (2.0, 2.0))[1]  # typed on the room's clock
     return players, said, stream
 
 
@@ -337,6 +337,26 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
          {"event": "expect", "mode": "asking"}],
         [{"event": "applied", "input": four}, {"event": "expect", "mode": "asking"}]])
     assert [words for words, *_ in said] == ["4", "yes", "4"]
+
+
+def test_an_answer_said_over_a_read_back_and_taken_gets_no_reply(tmp_path, monkeypatch):
+    """At 10 dB table talk was read back as "next", the player's own "next" said over the
+    read-back was heard as its "yes", and the game went on; the table still said "yes", then
+    "next" to the menu after, and two inputs no one gave were taken."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    go_on = {"type": "Continue"}
+    said, tally = answered(bench, tmp_path, [bench.Step("next", go_on, [go_on])], [
+        [{"event": "heard", "mode": "asking", "meaning": go_on, "text": "go on"},
+         {"event": "said", "kind": "readback", "text": "I heard next. Right?"},
+         {"event": "expect", "mode": "confirming"},
+         {"event": "heard", "mode": "confirming", "text": "yes",
+          "meaning": {"type": "Word", "word": "yes", "number": None}},
+         {"event": "applied", "input": go_on},
+         {"event": "said", "kind": "prompt", "text": "Downtime. You can say: next phase."},
+         {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said] == ["next"]
+    assert (tally.needed, tally.first, tally.wrong) == (1, 1, 0)
 
 
 def test_a_keep_heard_as_something_else_four_times_is_typed(tmp_path, monkeypatch):
