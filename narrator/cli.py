@@ -71,8 +71,9 @@ Events = typer.Option(None, "--events", metavar="FILE",
                       help="Write what is said, asked, heard and done to FILE, one JSON object "
                            "per line (see docs/session-loop.md).")
 Denoise = typer.Option(None, "--denoise/--no-denoise",
-                       help="Take a noisy room's noise out of the microphone (RNNoise, for "
-                            "pocketsphinx and vosk; default on).")
+                       help="Take a noisy room's noise out of the microphone (RNNoise: what "
+                            "pocketsphinx and vosk hear; for Whisper, where a word begins; "
+                            "default on).")
 #: the speech and device settings a session may override: (setting, type, option)
 DEVICE_OPTIONS: tuple[tuple[str, type, Any], ...] = (
     ("voice", str, typer.Option(None, "--voice", help="Speech engine or voice: piper, festival, "

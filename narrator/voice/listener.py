@@ -327,16 +327,18 @@ class Ears:
                 return self._decide(heard, grammar, expectation, mode, echo)
             if frame is None or not self.ready:
                 continue
-            if self.denoiser is not None and getattr(self.recognizer, "denoise", True):
-                frame = self.denoiser.clean(frame)
-            heard = self._hear(frame, expectation, mode, echo)
+            voiced = None if self.denoiser is None else self.denoiser.clean(frame)
+            voiced = None if voiced is frame else voiced  # a quiet room's: as it came
+            if voiced is not None and getattr(self.recognizer, "denoise", True):
+                frame = voiced
+            heard = self._hear(frame, expectation, mode, echo, voiced)
             if heard is not None:
                 return heard
         return None
 
     def _hear(self, frame: bytes, expectation: Expectation | None, mode: str,
-              echo: str) -> Utterance | None:
-        event, audio = self.endpointer.push(frame, getattr(self.source, "gate", None))
+              echo: str, voiced: bytes | None) -> Utterance | None:
+        event, audio = self.endpointer.push(frame, getattr(self.source, "gate", None), voiced)
         if event == "start":
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake", tracks=self.tracks)

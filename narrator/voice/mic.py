@@ -20,7 +20,9 @@ Where the room's level swings as talk does (``talking``: words and gaps), an utt
 louder than that median is theirs (``distant``), not a player's at the microphone, and the
 recogniser gets the player's words and 150 ms either side of them, the talk around them as
 silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is
-talking: a word's weaker sounds over it still count as the word (``_steady``). Either way, an
+talking: a word's weaker sounds over it still count as the word (``_steady``), and a word
+hardly louder than it starts an utterance when the frame with the noise taken out (RNNoise:
+``voiced``) is loud (``voice_share``). Either way, an
 utterance whose loud frames are hardly over the floor is ``noisy`` (the ears read its answer
 back). A second of an utterance that hardly swings in level is the room's own sound risen over
 the floor (the narrator stopped, and the echo canceller's suppression of the room with it): it
@@ -99,6 +101,11 @@ class Endpointer:
     # (at 2.5, Festival's "yes" 10 dB over pink noise peaked at 2-3x it for 60 ms and never
     # started; words 6 dB over it, 7 voices: 42 of 70 reached the ears at 2.5, 67 at 2.0;
     # the noise alone, 60 s, starts nothing either way)
+    voice_share: float = 0.5     # over a steady noise, a frame with that noise taken out
+    # (RNNoise: ``push``'s ``voiced``) this share of the floor loud (and ``min_level``) is loud
+    # too: Festival's "next" 10 dB over pink noise rose to 2-5x the floor for two frames, never
+    # started, and was said four times in vain; with the noise out it is 0.7-3.4x the floor for
+    # 200 ms, the noise itself at most 0.17x (60 s, and as much at 4x its loudness)
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
     hum_frames: int = 33         # a second of an utterance whose frames' levels swing (90th
@@ -129,15 +136,17 @@ class Endpointer:
         self.distant = False  # the last utterance was no louder than the room's talk
         self.noisy = False  # the last utterance was said in a noise near the voice
 
-    def push(self, frame: bytes, gate: bytes | None = None) -> tuple[str, bytes]:
+    def push(self, frame: bytes, gate: bytes | None = None,
+             voiced: bytes | None = None) -> tuple[str, bytes]:
         """The event ``frame`` makes; its loudness is ``gate``'s when given (the frame with the
         narrator's echo suppressed: ``Mic.gate``), or the frame's HEARD_SHARE times down when
-        that is louder."""
+        that is louder; ``voiced``: the frame with the room's noise taken out (a denoiser's),
+        which starts an utterance over a steady noise (``voice_share``)."""
         level = rms(frame) if gate is None else max(rms(gate), rms(frame) / HEARD_SHARE)
         if self.floor is None:
             self.floor = max(level, 1.0)
         if not self.in_speech:
-            return self._silent(frame, level)
+            return self._silent(frame, level, voiced)
         self._length += 1
         paused = self._quiet >= self.pause_frames
         ratio = self.steady_end_ratio if self._steady else self.end_ratio
@@ -225,12 +234,14 @@ class Endpointer:
             self.room = (ordered[last // 2] + ordered[len(ordered) // 2]) / 2  # the median
             self.talking = ordered[last * 9 // 10] >= self.talk_swing * ordered[last // 10]
 
-    def _silent(self, frame: bytes, level: float) -> tuple[str, bytes]:
+    def _silent(self, frame: bytes, level: float, voiced: bytes | None) -> tuple[str, bytes]:
         self._recent.append(frame)
         if self.hearing_room:
             self._hear_room((level,))
         if level >= self._threshold(self.steady_start_ratio if self._steady
-                                    else self.start_ratio):
+                                    else self.start_ratio) \
+                or self._steady and voiced is not None \
+                and rms(voiced) >= max(self.voice_share * self.floor, self.min_level):
             self._loud += 1
         else:
             self._loud = 0
