@@ -22,7 +22,7 @@ recogniser gets the player's words and 150 ms either side of them, the talk arou
 silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is
 talking: a word's weaker sounds over it still count as the word (``_steady``), and a word
 hardly louder than it starts an utterance when the frame with the noise taken out (RNNoise:
-``voiced``) is loud (``voice_share``). Either way, an
+``voiced``) is loud as well (``voice_share``). Either way, an
 utterance whose loud frames are hardly over the floor is ``noisy`` (the ears read its answer
 back). A second of an utterance that hardly swings in level is the room's own sound risen over
 the floor (the narrator stopped, and the echo canceller's suppression of the room with it): it
@@ -101,11 +101,13 @@ class Endpointer:
     # (at 2.5, Festival's "yes" 10 dB over pink noise peaked at 2-3x it for 60 ms and never
     # started; words 6 dB over it, 7 voices: 42 of 70 reached the ears at 2.5, 67 at 2.0;
     # the noise alone, 60 s, starts nothing either way)
-    voice_share: float = 0.5     # over a steady noise, a frame with that noise taken out
-    # (RNNoise: ``push``'s ``voiced``) this share of the floor loud (and ``min_level``) is loud
-    # too: Festival's "next" 10 dB over pink noise rose to 2-5x the floor for two frames, never
-    # started, and was said four times in vain; with the noise out it is 0.7-3.4x the floor for
-    # 200 ms, the noise itself at most 0.17x (60 s, and as much at 4x its loudness)
+    voice_share: float = 0.5     # over a steady noise, a frame ``steady_end_ratio`` over the
+    # floor whose ``voiced`` (the frame with the noise taken out: RNNoise) is this share of the
+    # floor loud (and ``min_level``) is loud too: Festival's "next" 10 dB over pink noise rose
+    # to 2-5x the floor for two frames, never started, and was said four times in vain; with
+    # the noise out it is 0.7-3.4x the floor for 200 ms, the noise itself at most 0.17x (60 s,
+    # and as much at 4x its loudness). The narrator's echo as it stops is a voice to RNNoise
+    # too (0.6-1.2x), but hardly over the floor once suppressed (1.0-1.3x): it starts nothing
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
     hum_frames: int = 33         # a second of an utterance whose frames' levels swing (90th
@@ -241,6 +243,7 @@ class Endpointer:
         if level >= self._threshold(self.steady_start_ratio if self._steady
                                     else self.start_ratio) \
                 or self._steady and voiced is not None \
+                and level >= self._threshold(self.steady_end_ratio) \
                 and rms(voiced) >= max(self.voice_share * self.floor, self.min_level):
             self._loud += 1
         else:
