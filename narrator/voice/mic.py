@@ -105,8 +105,8 @@ class Endpointer:
     # floor whose ``voiced`` (the frame with the noise taken out: RNNoise) is this share of the
     # floor loud (and ``min_level``) is loud too: Festival's "next" 10 dB over pink noise rose
     # to 2-5x the floor for two frames, never started, and was said four times in vain; with
-    # the noise out it is 0.7-3.4x the floor for 200 ms, the noise itself at most 0.17x (60 s,
-    # and as much at 4x its loudness). The narrator's echo as it stops is a voice to RNNoise
+    # the noise out it is 0.7-3.4x the floor for 200 ms, the noise itself at most 0.25x (60 s,
+    # at a fifth to eight times its loudness). The narrator's echo as it stops is a voice to RNNoise
     # too (0.6-1.2x), but hardly over the floor once suppressed (1.0-1.3x): it starts nothing
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
@@ -236,15 +236,19 @@ class Endpointer:
             self.room = (ordered[last // 2] + ordered[len(ordered) // 2]) / 2  # the median
             self.talking = ordered[last * 9 // 10] >= self.talk_swing * ordered[last // 10]
 
+    def _voiced(self, level: float, voiced: bytes | None) -> bool:
+        """Whether a frame hardly over a steady noise is a voice: ``steady_end_ratio`` over the
+        floor, and with the noise taken out (``voiced``) still ``voice_share`` of it."""
+        return (self._steady and voiced is not None
+                and level >= self._threshold(self.steady_end_ratio)
+                and rms(voiced) >= max(self.voice_share * self.floor, self.min_level))
+
     def _silent(self, frame: bytes, level: float, voiced: bytes | None) -> tuple[str, bytes]:
         self._recent.append(frame)
         if self.hearing_room:
             self._hear_room((level,))
         if level >= self._threshold(self.steady_start_ratio if self._steady
-                                    else self.start_ratio) \
-                or self._steady and voiced is not None \
-                and level >= self._threshold(self.steady_end_ratio) \
-                and rms(voiced) >= max(self.voice_share * self.floor, self.min_level):
+                                    else self.start_ratio) or self._voiced(level, voiced):
             self._loud += 1
         else:
             self._loud = 0
