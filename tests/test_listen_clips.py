@@ -259,6 +259,21 @@ def test_an_answer_at_a_word_prompt_is_heard_with_its_meaning(clip_dir, whisper)
     assert got.meaning == Word("tails")
 
 
+@pytest.mark.parametrize("held", ["she'll manipulate her", "shall manipulator"])
+@pytest.mark.parametrize("voice", ["flite:awb", "flite:slt", "festival:slt-hts"])
+def test_a_choice_the_game_took_by_ear_is_heard_when_said_as_meant(clip_dir, whisper, held,
+                                                                    voice):
+    """Intensity took the trait "Social manipulator" by ear, as Whisper wrote it ("So she'll
+    manipulate her": read back, it sounds right). Asked later which trait to heal, the player
+    says "social manipulator"; Whisper writes just that and scored the choice the game holds
+    far under it: ignored as table talk four times running, then typed (stop 61, clean). Said
+    so, it is that choice, read back."""
+    heal = Expectation(Line("ask"), (AcceptWords(("wound", held, "no")),))
+    said = clips.make_clip(clip_dir, "social manipulator", held, voice)
+    got = Ears(whisper, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(heal)
+    assert got is not None and got.meaning == Word(held) and not got.sure, got
+
+
 @pytest.mark.parametrize("voice", ["flite:slt", "flite:rms", "flite:awb", "espeak:en-us",
                                    "festival:slt-hts"])
 def test_a_listed_word_with_its_number_is_heard_as_said(clip_dir, whisper, voice):

@@ -258,6 +258,37 @@ def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_droppe
     assert echoed is None
 
 
+@pytest.mark.parametrize("said, phrase, alike", [
+    ("Social manipulator.", "so she'll manipulate her", True),  # a trait taken by ear
+    ("Social Manipulate.", "shall manipulator", True),
+    ("Love for Gila.", "love for jila", True),
+    ("no interference", "interference", False),  # one holds the other's words
+    ("play ruins wander", "ruins wander", False),
+    ("Next.", "next phase", False),
+    ("Cross stress.", "crossroads", False),  # the nearest of the runs' ignored talk
+    ("Rikard", "recird", False),  # too short a key to tell
+    ("For and nine.", "four and nine", True),
+    ("Four and nine.", "4 and 9", False),  # the same words: no sound to weigh
+])
+def test_a_transcript_sounds_like_a_phrase_spelled_otherwise_only_when_its_sounds_are_the_same(
+        said, phrase, alike):
+    from narrator.understand.words import sounds_alike
+    assert sounds_alike(said, phrase) is alike
+
+
+def test_table_talk_sounds_like_no_choice_of_the_games():
+    """The bench's table talk against the multi-word choices the five games ask for and the
+    names and traits of their examples (none of it is a choice said otherwise)."""
+    import clips
+    from narrator.understand.words import sounds_alike
+    choices = ("no interference", "next phase", "play crossroads wander", "discard beast",
+               "spend a fleur de lis", "bad temper", "quick wits", "love for jila",
+               "smooth talker", "don't push me", "social manipulator", "first session",
+               "long road wander", "discard stranger encounter", "gather information")
+    near = [(line, c) for line in clips.TABLE_TALK for c in choices if sounds_alike(line, c)]
+    assert not near
+
+
 def test_a_transcript_whisper_loops_is_taken_as_said_once_even_cut_mid_word():
     from narrator.voice.whisper import once
 

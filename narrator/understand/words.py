@@ -9,6 +9,9 @@ from __future__ import annotations
 import difflib
 import re
 
+import jellyfish
+from rapidfuzz.fuzz import ratio
+
 UNITS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -84,6 +87,31 @@ def spells(said: str, phrase: str) -> bool:
     said, phrase = normalise(said).replace(" ", ""), normalise(phrase).replace(" ", "")
     return bool(said and phrase) and \
         difflib.SequenceMatcher(None, said, phrase).ratio() >= SPELLED_AT
+
+
+#: how alike the sound keys of a transcript and a phrase it sounds like are, of 100
+#: (``sounds_alike``), and the least length of each key
+SOUNDS_AT = 85
+SOUND_KEY = 6
+
+
+def sounds_alike(said: str, phrase: str) -> bool:
+    """Whether ``said`` sounds like ``phrase``, spelled otherwise: a trait the game took by ear
+    as "so she'll manipulate her" and said again as "Social manipulator.". Their Metaphone keys
+    (consonant sounds, spaces aside: SXLMNPLTHR, SXLMNPLTR) are SOUNDS_AT alike, each SOUND_KEY
+    long at least and no more than one longer than the other, and neither's words hold all of
+    the other's ("no interference" is no "interference").
+
+    The bar lies above every line of the hearing bench's table talk, and every transcript the
+    table bench's runs ignored, against every phrase of the five games' questions (at most 83:
+    "Cross stress." and "crossroads"); "shall manipulator" scores 94, "she'll manipulate her"
+    89."""
+    a, b = normalise(said), normalise(phrase)
+    if a == b or set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split()):
+        return False
+    keys = [jellyfish.metaphone(text.replace(" ", "")) for text in (a, b)]
+    return min(map(len, keys)) >= SOUND_KEY and abs(len(keys[0]) - len(keys[1])) <= 1 \
+        and ratio(*keys) >= SOUNDS_AT
 
 
 def carries(said: str, phrase: str) -> bool:

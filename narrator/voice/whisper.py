@@ -40,7 +40,13 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    talk piles up many unlikely words and would otherwise lose to any short phrase). Over the
    narration, "pause", and a control the transcript carries ("next." for "next"), is
    weighed without the rivals that are answers its transcript carries nothing of ("first"
-   for "BORSE", "new" for "next."): those are filler there, never acted on. Scoring
+   for "BORSE", "new" for "next."): those are filler there, never acted on. Whisper scores
+   spellings, not sounds: a name the game took by ear ("so she'll manipulate her") and said
+   again later as a choice is written as the player meant it ("Social manipulator.") and
+   scored ten nats under it. So when no candidate is as sure as a guess, a word the question
+   lists that the transcript sounds like (``sounds_alike``: their consonant sounds), and no
+   other, is that answer, a guess (read back). Not a number: "Free successes." sounds like
+   "four successes" as much as "three successes", and scoring tells those apart. Scoring
    cross-attends to the speech and one second after it only (the rest of the window is
    padding): a third of the work, same scores (never as many frames as the model has mel
    bands: CTranslate2 would take them for mel features); and a spelling whose tokens begin another's
@@ -105,7 +111,7 @@ from rapidfuzz.process import cdist
 
 from narrator.understand import AcceptText, carries, normalise, spells
 from narrator.understand.spelling import SPACE, letter_words
-from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart
+from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
 from narrator.voice.respell import respell
@@ -427,6 +433,10 @@ class Whisper:
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose_now(grammar, candidates, scores[1:], scores[0], said,
                                         awaited if brief else ())
+        listed = {normalise(w) for w in grammar.listed()}
+        alike = [c for c in candidates if c in listed and sounds_alike(once(best), c)]
+        if confidence < GUESSED and len(alike) == 1:  # Whisper scores spellings, not sounds
+            return alike[0], GUESSED, once(best)
         return chosen, confidence, once(best)
 
     def _names_prompt(self, grammar) -> list[int]:
