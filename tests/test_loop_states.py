@@ -19,6 +19,7 @@ from narrator.dice import Roller
 from narrator.events import Dice, Line, Number, Text, Unclear, Utterance
 from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
 from narrator.session.console import Captions
+from narrator.session.devices import ECHO
 from narrator.session import loop
 from narrator.session.game import Session
 from narrator.session.loop import PAUSED, run
@@ -380,6 +381,30 @@ def test_the_paused_message_is_logged_with_when_it_played_so_its_own_resume_is_n
     assert PAUSED in echo_during(Echo("", echo.spoken), 0.0, time.monotonic())
 
 
+class EchoFoundEars(Ears):
+    """Ears that find, while paused, that the microphone hears the narrator loudly."""
+
+    notices = ()
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if mode == "paused":
+            self.notices = (ECHO,)
+        return super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+
+
+def test_the_loud_echo_warning_waits_for_the_next_question_not_said_over_a_paused_table():
+    # found while paused, it was said at once, over the table's "resume" (which the guard then
+    # took for the narrator's "Say resume to go on.", the last words it knew of)
+    mouth = Mouth()
+    ears = EchoFoundEars(mouth, [("reading", "pause"), ("paused", "resume"), ("asking", "next"),
+                                 ("asking", "3")])
+    run(Session(INFO, SCRIPT, {}), ears, Captions(io.StringIO()), MemoryJournal(), mouth)
+    at = mouth.spoken.index(PAUSED)
+    assert mouth.spoken[at + 1] == "Track 1: Rules"  # resumed: nothing said first
+    assert mouth.spoken.count(ECHO) == 1
+    assert mouth.spoken[mouth.spoken.index(ECHO) - 1] == "Say next when you are ready."
+
+
 def test_quit_while_paused_saves():
     transcript, _, _, mouth, _, ended = play([("reading", "pause"), ("paused", "quit"),
                                               ("confirming", "yes")])
@@ -482,10 +507,12 @@ def test_a_recording_paused_is_held_in_place_and_resumed_not_started_again():
 class LoadingEars(Ears):
     """Ears whose recogniser loads after a few listens, then has news for the table."""
 
+    NEWS = "Whisper is not installed. Listening with pocketsphinx instead."
+
     def __init__(self, mouth, script):
         super().__init__(mouth, script)
         self.loads = 3
-        self.notice = None
+        self.notices = ()
 
     @property
     def ready(self):
@@ -494,7 +521,7 @@ class LoadingEars(Ears):
     def listen(self, expectation, *, mode="asking", echo="", timeout=None):
         if self.loads > 0 and mode != "reading":
             self.loads -= 1
-            self.notice = "Whisper is not installed. Listening with pocketsphinx instead."
+            self.notices = (self.NEWS,)
             return None
         return super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
 
@@ -505,7 +532,7 @@ def test_listening_sounds_only_once_the_recogniser_has_loaded_and_its_news_is_sa
     ears = LoadingEars(mouth, [("asking", "next"), ("asking", "2")])
     run(Session(INFO, SCRIPT, {}), ears, Captions(out), MemoryJournal(), mouth)
     assert loop.LOADING in out.getvalue()
-    assert mouth.spoken.count(ears.notice) == 1
+    assert mouth.spoken.count(LoadingEars.NEWS) == 1
     first_cue = mouth.earcons.index("listening")
     assert ears.loads == 0 and first_cue > 0
 

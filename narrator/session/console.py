@@ -190,8 +190,8 @@ class LiveEars:
         return getattr(self.voice, "ready", True)
 
     @property
-    def notice(self) -> str | None:
-        return getattr(self.voice, "notice", None)
+    def notices(self) -> tuple[str, ...]:
+        return getattr(self.voice, "notices", ())
 
     def close(self) -> None:
         """Stop listening, then close the microphone (not while it is being read: a crash)."""

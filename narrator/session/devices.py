@@ -126,7 +126,7 @@ class WatchedEars:
         self.lost = False
         self._retry_at = 0.0
         self._silent_since: float | None = None  # when the source was first seen stalled
-        self.echo = EchoCheck(lambda: announce(ECHO))
+        self.echo = EchoCheck()
         self._later, self._made_by = later, clock() + FIRST_SOUND_WAIT
         if ears is not None:
             self._meter(ears.source)
@@ -156,6 +156,16 @@ class WatchedEars:
         """Whether the ears are made and their recogniser has loaded."""
         return self.ears is not None and getattr(self.ears, "ready", True)
 
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """News for the table, which the session says once each before a question: the ears'
+        own (another engine in use), and ECHO once the microphone is found to hear the narrator
+        loudly. Not said from here as found: that fell on the moment the table spoke ("Paused.
+        Say resume to go on."), and the table's "resume" said over it was taken for the
+        narrator's echo of its last words."""
+        own = getattr(self.ears, "notice", None) if self.ears is not None else None
+        return tuple(n for n in (own, ECHO if self.echo.heard_itself else None) if n)
+
     def listen(self, expectation: Expectation | None, *, mode: str = "asking", echo: str = "",
                timeout: float | None = None) -> Any:
         deadline = None if timeout is None else self.clock() + timeout
@@ -175,7 +185,6 @@ class WatchedEars:
                 continue
             self.echo.speaking = mode == "reading"
             heard = self.ears.listen(expectation, mode=mode, echo=echo, timeout=left)
-            self.echo.warn_once()
             if heard is not None:
                 return heard
             source = self.ears.source
@@ -233,24 +242,17 @@ class WatchedEars:
 
 
 class EchoCheck:
-    """Warns once when the microphone is far louder while the narrator speaks than while it is
-    quiet, and the narrator's voice is found in it (``found``: the echo canceller's delay
-    tracker; a table talking over the narration into a microphone that cannot hear it is no
-    echo): it hears its own voice (a speaker next to the microphone, or a loopback). ``hear``
-    takes the raw capture (any thread); ``warn_once`` warns, on the listening thread."""
+    """Finds (``heard_itself``) that the microphone is far louder while the narrator speaks
+    than while it is quiet, and the narrator's voice is found in it (``found``: the echo
+    canceller's delay tracker; a table talking over the narration into a microphone that cannot
+    hear it is no echo): it hears its own voice (a speaker next to the microphone, or a
+    loopback). ``hear`` takes the raw capture (any thread)."""
 
-    def __init__(self, warn: Callable[[], None]) -> None:
-        self.warn = warn
+    def __init__(self) -> None:
         self.found: Callable[[], bool] = lambda: True  # no canceller: loudness alone
         self.speaking = False
         self.levels: dict[bool, list[float]] = {True: [], False: []}
         self.heard_itself = False
-        self.warned = False
-
-    def warn_once(self) -> None:
-        if self.heard_itself and not self.warned:
-            self.warned = True
-            self.warn()
 
     def hear(self, frame: bytes) -> None:
         if self.heard_itself:

@@ -138,7 +138,7 @@ class LoggedEars:
                             meaning=to_dict(heard.meaning))
         return heard
 
-    def __getattr__(self, name: str) -> Any:  # ready, notice, cued, close ...
+    def __getattr__(self, name: str) -> Any:  # ready, notices, cued, close ...
         return getattr(self._ears, name)
 
 

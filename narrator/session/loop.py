@@ -43,7 +43,8 @@ class Ears(Protocol):
     ``mode`` is "asking", "reading", "paused", "confirming" or "spelling"; ``echo`` is what the
     narrator is saying (and just said), so its own words are not taken for a command. None:
     nothing came before ``timeout``, or the input ended. Ears that load may also have ``ready``
-    (False while loading) and ``notice`` (news for the table, such as another engine in use);
+    (False while loading) and ``notices`` (news for the table, such as another engine in use,
+    each said once before a question);
     ears that can hear the earcons have ``cued(name)``, called as each one plays.
     """
 
@@ -176,10 +177,10 @@ class Table:
                                          timeout=POLL)
                 if heard is not None:
                     return heard
-        notice = getattr(self.ears, "notice", None)
-        if notice and notice not in self._told:
-            self._told.add(notice)
-            self.deliver([Said(notice, "info")])
+        news = [n for n in getattr(self.ears, "notices", ()) if n not in self._told]
+        if news:
+            self._told.update(news)
+            self.deliver([Said(n, "info") for n in news])
         self.state("listening")
         return self.listen(self.session.mode)
 
