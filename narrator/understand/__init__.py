@@ -21,7 +21,9 @@ from narrator.understand.expect import (
 )
 from narrator.understand.grammar import Grammar, grammar
 from narrator.understand.match import understand
-from narrator.understand.phrases import MAX_TRACK, MODES, WAKE_WORD, is_command, live_controls
+from narrator.understand.phrases import (
+    MAX_TRACK, MODES, WAKE_WORD, control_label, is_command, live_controls,
+)
 from narrator.understand.words import (
     article, carries, counted, key, lost_words, normalise, spells, spoken, with_article,
 )
@@ -29,6 +31,7 @@ from narrator.understand.words import (
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
     "AcceptWords", "Expectation", "Grammar", "MAX_TRACK", "MODES", "WAKE_WORD", "article",
-    "carries", "controls", "counted", "describe", "grammar", "is_command", "key", "live_controls",
-    "lost_words", "normalise", "spells", "spoken", "understand", "wanted", "with_article",
+    "carries", "control_label", "controls", "counted", "describe", "grammar", "is_command",
+    "key", "live_controls", "lost_words", "normalise", "spells", "spoken", "understand",
+    "wanted", "with_article",
 ]

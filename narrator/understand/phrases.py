@@ -99,6 +99,11 @@ AWAITED_CONTROL = {"paused": "resume", "reading": "pause"}
 ANY_TIME = LIVE_CONTROLS["asking"][:11]
 
 
+def control_label(name: str) -> str:
+    """What "help" calls a control, a phrase that says it ("spell it" for "spell")."""
+    return CONTROL[name].label
+
+
 def live_controls(mode: str) -> tuple[str, ...]:
     """The names of the controls ``mode`` hears."""
     return LIVE_CONTROLS[mode]

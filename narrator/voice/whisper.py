@@ -78,7 +78,9 @@ unsure command said again when asked about it ("Did you say "back"?": over pink 
 wrote "clock" as "back", then the same word again as "Yes.", and the game was taken back).
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
-proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A spelled
+proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A short
+one that "spell it" explains nearly as well (``_free``) is that control, a guess: espeak-ng's
+"spell it" was written "Elliot." or "Damn it." and read back as a name. A spelled
 one (mode "spelling") is decoded with every token but single letters, "space" and punctuation
 suppressed (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are
 the phrase ("QUI, CK." → "q u i c k"), mended by the answer said aloud before it, when the
@@ -109,7 +111,9 @@ import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
-from narrator.understand import AcceptText, carries, normalise, spells
+from narrator.understand import (
+    AcceptText, carries, control_label, live_controls, normalise, spells,
+)
 from narrator.understand.spelling import SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
@@ -148,6 +152,12 @@ LOOPED = 3  # a transcript saying its words this many times or more is Whisper l
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
                     # (the listener's SURE_AT: an answer this sure is acted on at once)
+SPELL = "spell"  # the control live at a free-text question (``_free``), "spell it"
+SPELL_REACH = 5.0  # ... that a short free transcript is when it explains it within this much:
+# espeak-ng's "spell it" written "Damn it.", "Elliot.", "I'll hit", "It's valid" scored it
+# 0.6-4.8 under the transcript (14 of them in five table runs); the names and other answers
+# of those runs (150) 6.6 and more ("FOGON AND CELTER." for "photos and salsa")
+SPELL_WORDS = 3  # a free transcript longer than this is an answer, never "spell it"
 LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
 # prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
 # everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
@@ -411,7 +421,9 @@ class Whisper:
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
             said = " ".join(letter_words(best))
             return said, (1.0 if said else 0.0), once(best)
-        if grammar is None or grammar.free or not best:
+        if grammar is not None and grammar.free and best:
+            return self._free(once(best), grammar, encoded, samples)
+        if grammar is None or not best:
             return once(best), (1.0 if best else 0.0), once(best)
         said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
         heard = [said] + free[1:]
@@ -438,6 +450,20 @@ class Whisper:
         if confidence < GUESSED and len(alike) == 1:  # Whisper scores spellings, not sounds
             return alike[0], GUESSED, once(best)
         return chosen, confidence, once(best)
+
+    def _free(self, said: str, grammar, encoded, samples: np.ndarray
+              ) -> tuple[str, float, str]:
+        """A free-text answer: the transcript as it is (sure), or "spell it" (a guess) when
+        that is live, the transcript is short and not it, and "spell it" explains the audio
+        within SPELL_REACH of it: Whisper wrote espeak-ng's "spell it" as a name ("Elliot.",
+        "Damn it."), which was read back, refused, and said again."""
+        spell_it = control_label(SPELL)
+        if SPELL not in live_controls(grammar.mode) or len(said.split()) > SPELL_WORDS \
+                or normalise(said) == spell_it:
+            return said, 1.0, said
+        speech = _speech(encoded, samples, self._model.model.n_mels)
+        own, spell = self._score(speech, self._head, [[said], self._forms(spell_it)])
+        return (spell_it, GUESSED, said) if spell >= own - SPELL_REACH else (said, 1.0, said)
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
