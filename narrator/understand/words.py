@@ -103,9 +103,9 @@ def sounds_alike(said: str, phrase: str) -> bool:
     the other's ("no interference" is no "interference").
 
     The bar lies above every line of the hearing bench's table talk, and every transcript the
-    table bench's runs ignored, against every phrase of the five games' questions (at most 83:
-    "Cross stress." and "crossroads"); "shall manipulator" scores 94, "she'll manipulate her"
-    89."""
+    table bench's runs ignored (920), against every word choice those runs' questions listed
+    (222; at most 83: "Cross stress." and "crossroads"); "shall manipulator" scores 94, "she'll
+    manipulate her" 89."""
     a, b = normalise(said), normalise(phrase)
     if a == b or set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split()):
         return False
