@@ -594,6 +594,17 @@ def test_an_unsure_yes_confirms_a_read_back_only_when_heard_twice():
     assert journal.lines[-1] == Dice((3, 4)) and session.state.total == 7
 
 
+def test_an_unsure_yes_heard_again_as_other_words_is_asked_for_once_more():
+    # at 10 dB a table refused "clock" by saying "clocks" twice: Whisper wrote "yeah" (0.22),
+    # then "right" (0.07), and the two unsure yeses took "clock"
+    transcript, journal, session, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "yeah", False), ("confirming", "right", False),
+         ("confirming", "right", False)])
+    assert transcript.count("Say it again to be sure.") == 2
+    assert journal.lines[-1] == Dice((3, 4)) and session.state.total == 7  # "right" twice
+
+
 def test_an_unsure_yes_is_asked_for_again_aloud():
     """A table that cannot see the screen hears why nothing happened (it was a caption)."""
     _, _, _, mouth, *_ = play(

@@ -14,7 +14,7 @@ from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
 from narrator.rules.base import Expectation
 from narrator.session.game import CHOICE, Session
 from narrator.session.journal import JournalWriteError
-from narrator.understand import controls, describe, live_controls
+from narrator.understand import controls, describe, live_controls, normalise
 from narrator.voice.spoken import Echo, Spoken
 from narrator.voice.unanswered import left_unanswered
 
@@ -257,12 +257,16 @@ class Table:
         """An unsure yes, no, keep, change, go back, quit or roll acts only when heard twice (a
         short tone, such as an earcon heard back, can pass for "no"): None when it acts now;
         the first time, what to say aloud (a table that cannot see the screen hears it). Go
-        back and roll are asked about instead (``checked``) where the table answers."""
+        back and roll are asked about instead (``checked``) where the table answers. A reply
+        must be heard as the same words again: at 10 dB a table said "clocks" twice to refuse
+        "clock", Whisper wrote "yeah", then "right", and the two unsure yeses took "clock"
+        (a "yes" said twice was written "yes" twice in 125 such repeats of the table runs)."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         weighty = word in WEIGHTY and not (isinstance(meaning, Word)
                                            and self.session.mode != "confirming")
-        if not self._first_hearing(word, weighty and not heard.sure):
+        said = normalise(heard.text) if isinstance(meaning, Word) else word
+        if not self._first_hearing(said, weighty and not heard.sure):
             return None
         return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]
 
