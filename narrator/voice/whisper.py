@@ -445,10 +445,11 @@ class Whisper:
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose_now(grammar, candidates, scores[1:], scores[0], said,
                                         awaited if brief else ())
-        listed = {normalise(w) for w in grammar.listed()}
-        alike = [c for c in candidates if c in listed and sounds_alike(once(best), c)]
-        if confidence < GUESSED and len(alike) == 1:  # Whisper scores spellings, not sounds
-            return alike[0], GUESSED, once(best)
+        if confidence < GUESSED:  # Whisper scores spellings, not sounds
+            listed = {normalise(w) for w in grammar.listed()}
+            alike = [c for c in candidates if c in listed and sounds_alike(once(best), c)]
+            if len(alike) == 1:
+                return alike[0], GUESSED, once(best)
         return chosen, confidence, once(best)
 
     def _free(self, said: str, grammar, encoded, samples: np.ndarray
