@@ -49,7 +49,7 @@ def test_spell_it_written_as_a_name_is_spell_it_and_names_stay_names(recognizer,
     """espeak-ng's "spell it" at a name question was written "Elliot." or "Damn it.", read
     back as a name, refused and said again (14 times in five table runs); "spell it" explains
     it nearly as well as that transcript, and so it is that command, unsure. Names stay
-    names, "Elliot" itself too."""
+    names, "Elliot" itself too; a command written as said stays that command, sure."""
     asked = trait()
     said = clips.make_clip(tmp_path, "spell it", None, "espeak:en-us")
     got = Ears(recognizer, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(asked)
@@ -58,6 +58,11 @@ def test_spell_it_written_as_a_name_is_spell_it_and_names_stay_names(recognizer,
         named = clips.make_clip(tmp_path, name, None, "espeak:en-us")
         got = Ears(recognizer, Frames(QUIET + read_pcm(named.path) + QUIET)).listen(asked)
         assert isinstance(got.meaning, Text), (name, got)
+    for command, control in (("spell that", "spell"), ("spell the name", "spell"),
+                             ("go back", "back")):
+        said = clips.make_clip(tmp_path, command, None, "espeak:en-us")
+        got = Ears(recognizer, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(asked)
+        assert got.meaning == Control(control) and got.sure, (command, got)
 
 
 def test_a_spelled_name_is_written_letter_by_letter(recognizer, tmp_path):

@@ -112,7 +112,7 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
 from narrator.understand import (
-    AcceptText, carries, control_label, live_controls, normalise, spells,
+    AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
 from narrator.understand.spelling import SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
@@ -455,12 +455,12 @@ class Whisper:
     def _free(self, said: str, grammar, encoded, samples: np.ndarray
               ) -> tuple[str, float, str]:
         """A free-text answer: the transcript as it is (sure), or "spell it" (a guess) when
-        that is live, the transcript is short and not it, and "spell it" explains the audio
-        within SPELL_REACH of it: Whisper wrote espeak-ng's "spell it" as a name ("Elliot.",
-        "Damn it."), which was read back, refused, and said again."""
+        that is live, the transcript is short and no control phrase, and "spell it" explains
+        the audio within SPELL_REACH of it: Whisper wrote espeak-ng's "spell it" as a name
+        ("Elliot.", "Damn it."), which was read back, refused, and said again."""
         spell_it = control_label(SPELL)
         if SPELL not in live_controls(grammar.mode) or len(said.split()) > SPELL_WORDS \
-                or normalise(said) == spell_it:
+                or is_command(said):
             return said, 1.0, said
         speech = _speech(encoded, samples, self._model.model.n_mels)
         own, spell = self._score(speech, self._head, [[said], self._forms(spell_it)])
