@@ -19,7 +19,7 @@ import clips
 from narrator.events import ANSWERS, Control, Dice, Line, Unclear, Word
 from narrator.rules.blades.state import XP_TRACKS
 from narrator.understand import (
-    AcceptDice, AcceptNumber, AcceptWords, Expectation, normalise, understand,
+    AcceptDice, AcceptNumber, AcceptSuccesses, AcceptWords, Expectation, normalise, understand,
 )
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model, load_recognizer
@@ -326,6 +326,16 @@ def test_a_face_whisper_writes_as_other_words_is_heard_by_scoring_every_face(
                                            AcceptDice(12)))
     got = hear_file(whisper, clips.make_clip(clip_dir, "nine", None, voice).path, persistent)
     assert got["command"] == "dice 9", got
+
+
+@pytest.mark.parametrize("voice", SEVERAL + ("flite:awb",))
+def test_zero_said_for_a_count_of_successes_is_no_successes(clip_dir, whisper, voice):
+    """Slow Burn asks for successes or the die's face; "zero" was no answer there, and Whisper
+    writes it well in every voice ("Zero.", "0"), so it was scored as "one" or "two" and
+    missed."""
+    job_roll = Expectation(Line("ask"), (AcceptSuccesses(1), AcceptDice(12)))
+    got = hear_file(whisper, clips.make_clip(clip_dir, "zero", None, voice).path, job_roll)
+    assert got["command"] == "successes 0", got
 
 
 HALF_CHANCE_PLAY = Expectation(Line("ask"), (AcceptWords(tuple(

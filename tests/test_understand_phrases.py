@@ -63,6 +63,7 @@ MEANS = {
     "two, seven and eleven": Dice((2, 7, 11)), "two sixes": Dice((6, 6)),
     "I rolled a twelve": Dice((12,)), "roll for me": "roll", "three successes": Successes(3),
     "one success": Successes(1), "no successes": Successes(0), "none": Successes(0),
+    "zero": Successes(0),
     "three": Number(3), "it's twelve": Number(12), "heads": Word("heads"),
     "it's heads": Word("heads"), "tails": Word("tails"), "merit": Word("merit"),
     "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),

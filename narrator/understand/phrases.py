@@ -150,7 +150,7 @@ def dice(accept: AcceptDice) -> Expr:
 def successes(accept: AcceptSuccesses) -> Expr:
     return parse("{n} (successes | hits) | {one} | {none}", n=number("n", 0, accept.max),
                  one=("val", "n", 1, parse("one (success | hit)")),
-                 none=("val", "n", 0, parse("(no | zero) (successes | hits) | none | nothing")))
+                 none=("val", "n", 0, parse("zero [successes | hits] | no (successes | hits) | none | nothing")))
 
 
 def _said_as(word: str) -> Expr:
