@@ -29,7 +29,9 @@ question is asked or to interrupt:
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
-  (its ``ignored`` event) and NOTHING_BACK seconds of silence after it) is said again; an
+  (its ``ignored`` event) and NOTHING_BACK seconds of silence after it) is said again, and
+  after OTHERWISE_AFTER misses or refusals another way when the narrator's help gives one
+  ("zero" for "none"); an
   answer not heard by voice in TRIES tries is typed, as the read-back invites (so is a
   "keep" or "change" heard as something else TRIES times in a row)
   (``--no-typing``: the run stops there), and counted: the game is then not completed by
@@ -99,6 +101,8 @@ QUIET = 30.0  # seconds after an answer with nothing heard: the table says it ag
 PATIENCE = 1800  # seconds the table waits for the next question (a long track read whole)
 TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
+OTHERWISE_AFTER = 2  # misses or refusals before an answer is said another way (after two
+# misses in a row the narrator says what it takes)
 SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells ("Love for Jila")
 SPELL_IT = "spell it"
 CHOICES = ("keep", "change")  # a player's reply to a change offered at a read-back
@@ -432,10 +436,21 @@ def spellable(step: Step) -> bool:
             and len("".join(letters)) <= SPELL_LETTERS)
 
 
+def otherwise(step: Step) -> str | None:
+    """The answer said another way, as the narrator's help puts it: "zero" for "none" (a
+    number of successes "from 0 to 1"); None for any other answer."""
+    nothing = step.meaning == {"type": "Successes", "count": 0}
+    return "zero" if nothing and step.text != "zero" else None
+
+
 def again(step: Step, failed: int) -> str:
-    """What a player says after ``failed`` refused read-backs: the answer, or "spell it" for a
-    name (as the read-back invites)."""
-    return SPELL_IT if spellable(step) and SPELL_AFTER <= failed < TRIES else step.text
+    """What a player says after ``failed`` refused read-backs or misses: the answer; "spell
+    it" for a name (as the read-back invites); from OTHERWISE_AFTER on, the answer said
+    another way when there is one (``otherwise``), as a table does once the narrator has said
+    what it takes."""
+    if spellable(step) and SPELL_AFTER <= failed < TRIES:
+        return SPELL_IT
+    return otherwise(step) or step.text if failed >= OTHERWISE_AFTER else step.text
 
 
 def aloud_letters(text: str) -> str:
@@ -566,7 +581,7 @@ class Players:
             self.hold(REACTION)
             got = self.gone_on() if words_now in REPLIES else None
             typing = got is None and self.keyboard is not None and not typed and (
-                failed >= TRIES and words_now == step.text
+                failed >= TRIES and words_now in (step.text, otherwise(step))
                 or unheard >= TRIES and words_now in CHOICES)
             typed_as = (words_now if words_now in CHOICES
                         else held_as(step.text, self.respelled) or step.text)
@@ -652,7 +667,9 @@ class Players:
             self.tally.misses += 1
             self.tally.repeats += 1
             self.finding(words_now, got["heard_text"])
-            first, failed = False, failed + (words_now == step.text)
+            first, failed = False, failed + (words_now in (step.text, otherwise(step)))
+            if words_now == step.text and otherwise(step):
+                words_now = again(step, failed)
             if got["mode"] == "asking" and words_now in REPLIES:  # its yes heard as a no:
                 words_now = again(step, failed)  # asked again, the answer is said again
         self.tally.findings.append(f"gave up on {step.text!r}")

@@ -97,3 +97,16 @@ def test_a_name_taken_by_ear_within_a_longer_answer_is_then_chosen_as_the_game_s
     assert table.judged({"type": "Word", "word": "sal", "number": None}, wanted,
                         respelled) is None
     assert table.held_as("Cato", respelled) == "kato"
+
+
+def test_a_table_says_none_another_way_once_it_was_missed_twice_and_spells_only_names():
+    """After two misses the narrator says what it takes ("from 0 to 1"): a table whose "none"
+    was missed twice says "zero" (espeak-ng's "none" is written "Yeah." every time)."""
+    import table
+    none = table.Step("none", {"type": "Successes", "count": 0}, [])
+    assert [table.again(none, failed) for failed in range(4)] == ["none", "none", "zero", "zero"]
+    name = table.Step("Cato", {"type": "Text", "text": "Cato"}, [])
+    assert [table.again(name, failed) for failed in range(5)] == [
+        "Cato", "Cato", "spell it", "spell it", "Cato"]
+    two = table.Step("two", {"type": "Dice", "faces": [2], "by_app": False}, [])
+    assert table.again(two, 3) == "two"
