@@ -68,6 +68,8 @@ MEANS = {
     "it's heads": Word("heads"), "tails": Word("tails"), "merit": Word("merit"),
     "pass": Word("pass"), "curse seven": Word("curse", 7), "boon": Word("boon"),
     "yes": Word("yes"), "that's right": Word("yes"), "no": Word("no"), "wrong": Word("no"),
+    "yup": Word("yes"), "yes, that's right": Word("yes"), "nah": Word("no"),
+    "no, that's wrong": Word("no"), "not quite": Word("no"),
     "what now": "whatnow", "what are we waiting for": "whatnow", "spell it": "spell",
     "let me spell it": "spell", "keep": Word("keep"), "change": Word("change"), "S. A. L.": Text("Sal"), "A. S. H. space. G. R. E. Y.":
     Text("Ash Grey"),

@@ -33,8 +33,10 @@ SHARED = {
     "go_on": parse("go on | continue"),
     # "U.S." and "US.": Whisper's writing of some voices' "yes" (flite awb's, 12 times of 12
     # in the table bench's read-backs), else taken as a new name
-    "yes": parse("yes | yeah | yep | correct | right | that's right | confirm | u s | us"),
-    "no": parse("no | nope | wrong | that's wrong | incorrect"),
+    "yes": parse("(yes | yeah | yep | yup) [(that's | that is) right | correct] | correct"
+                 " | [that's | that is] right | confirm | u s | us"),
+    "no": parse("(no | nope | nah) [(that's | that is) wrong | it's not | it isn't]"
+                " | [that's | that is] wrong | incorrect | not quite"),
 }
 
 
