@@ -52,16 +52,18 @@ class ControlPhrase:
 
 
 CONTROLS = (
-    ControlPhrase("pause", "pause", "pause | hold on | wait"),
+    ControlPhrase("pause", "pause",
+                  "(pause | hold on | hang on | wait) [a (second | minute | moment)] | one moment"),
     # not "unpause" (heard as "pause please" in 7 voices of 8), nor "be quiet" for stop (what
     # Whisper writes for "please speak quieter")
-    ControlPhrase("resume", "resume", "resume | carry on | keep going"),
+    ControlPhrase("resume", "resume", "resume | carry on | keep (going | reading)"),
     ControlPhrase("stop", "stop", "stop"),
     ControlPhrase("next", "next",
-                  "[go to] [the] next [track | one] | skip [it | this | that] | {go_on}"),
+                  "[go to] [the] next [track | one] | skip [it | this | that] | move on | {go_on}"),
     ControlPhrase("repeat", "repeat",
-                  "repeat [that] | say (that | it) again | what did you say"),
-    ControlPhrase("back", "go back", "[go] back | undo | take that back"),
+                  "repeat [that] | (say | read) (that | it) again | what did you say | say again"
+                  " | come again | one more time"),
+    ControlPhrase("back", "go back", "[go] back [one] | undo [that] | take that back"),
     ControlPhrase("help", "help", "help | what can i say | what do i say | options", False),
     ControlPhrase("whatnow", "what now",
                   "what now | what (is | are) [the game | we | you] waiting for | what happens now"
@@ -152,7 +154,8 @@ def dice(accept: AcceptDice) -> Expr:
 def successes(accept: AcceptSuccesses) -> Expr:
     return parse("{n} (successes | hits) | {one} | {none}", n=number("n", 0, accept.max),
                  one=("val", "n", 1, parse("one (success | hit)")),
-                 none=("val", "n", 0, parse("zero [successes | hits] | no (successes | hits) | none | nothing")))
+                 none=("val", "n", 0, parse("zero [successes | hits] | no (successes | hits)"
+                                            " | none | nothing")))
 
 
 def _said_as(word: str) -> Expr:
