@@ -52,8 +52,9 @@ class ControlPhrase:
 
 
 CONTROLS = (
-    ControlPhrase("pause", "pause",
-                  "(pause | hold on | hang on | wait) [a (second | minute | moment)] | one moment"),
+    # not "hang on" (flite awb's "heads" at 10 dB was scored as it, and paused, 4 times in a
+    # Half-Chance run), nor "one moment" or "come again" (near "one" and "Come on.")
+    ControlPhrase("pause", "pause", "(pause | hold on | wait) [a (second | minute | moment)]"),
     # not "unpause" (heard as "pause please" in 7 voices of 8), nor "be quiet" for stop (what
     # Whisper writes for "please speak quieter")
     ControlPhrase("resume", "resume", "resume | carry on | keep (going | reading)"),
@@ -61,8 +62,7 @@ CONTROLS = (
     ControlPhrase("next", "next",
                   "[go to] [the] next [track | one] | skip [it | this | that] | move on | {go_on}"),
     ControlPhrase("repeat", "repeat",
-                  "repeat [that] | (say | read) (that | it) again | what did you say | say again"
-                  " | come again | one more time"),
+                  "repeat [that] | (say | read) (that | it) again | what did you say | say again"),
     ControlPhrase("back", "go back", "[go] back [one] | undo [that] | take that back"),
     ControlPhrase("help", "help", "help | what can i say | what do i say | options", False),
     ControlPhrase("whatnow", "what now",
