@@ -52,8 +52,8 @@ class ControlPhrase:
 
 
 CONTROLS = (
-    # not "hang on" (flite awb's "heads" at 10 dB was scored as it, and paused, 4 times in a
-    # Half-Chance run), nor "one moment" or "come again" (near "one" and "Come on.")
+    # not "hang on" (flite awb's "heads" and "tails" at 10 dB were scored as it and paused a
+    # Half-Chance run 3 times), nor "one moment" or "come again" (near "one" and "Come on.")
     ControlPhrase("pause", "pause", "(pause | hold on | wait) [a (second | minute | moment)]"),
     # not "unpause" (heard as "pause please" in 7 voices of 8), nor "be quiet" for stop (what
     # Whisper writes for "please speak quieter")
