@@ -450,7 +450,7 @@ def again(step: Step, failed: int) -> str:
     what it takes."""
     if spellable(step) and SPELL_AFTER <= failed < TRIES:
         return SPELL_IT
-    return otherwise(step) or step.text if failed >= OTHERWISE_AFTER else step.text
+    return (otherwise(step) or step.text) if failed >= OTHERWISE_AFTER else step.text
 
 
 def aloud_letters(text: str) -> str:
