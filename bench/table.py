@@ -575,13 +575,14 @@ class Players:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
         spelled = neither = False
+        said_as = (step.text, otherwise(step))  # the answer's words, either way
         unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
             begin = len(self.stream.events)
             self.hold(REACTION)
             got = self.gone_on() if words_now in REPLIES else None
             typing = got is None and self.keyboard is not None and not typed and (
-                failed >= TRIES and words_now in (step.text, otherwise(step))
+                failed >= TRIES and words_now in said_as
                 or unheard >= TRIES and words_now in CHOICES)
             typed_as = (words_now if words_now in CHOICES
                         else held_as(step.text, self.respelled) or step.text)
@@ -667,8 +668,8 @@ class Players:
             self.tally.misses += 1
             self.tally.repeats += 1
             self.finding(words_now, got["heard_text"])
-            first, failed = False, failed + (words_now in (step.text, otherwise(step)))
-            if words_now == step.text and otherwise(step):
+            first, failed = False, failed + (words_now in said_as)
+            if words_now == step.text and said_as[1]:
                 words_now = again(step, failed)
             if got["mode"] == "asking" and words_now in REPLIES:  # its yes heard as a no:
                 words_now = again(step, failed)  # asked again, the answer is said again
