@@ -739,14 +739,15 @@ def test_the_reading_goes_on_while_the_microphone_decodes():
 
 class HeardBack:
     """Microphone ears that hear (after, text) utterances in turn, each ending ``after``
-    seconds after the one before, the moment they return it, and lasting ``seconds``; with
-    ``written`` (the recogniser's free transcript), sure of each."""
+    seconds after the one before, the moment they return it, and lasting ``seconds``; Whisper
+    wrote each ``written`` (its free transcript) and scored it ``confidence`` (by default as
+    low as it scores an earcon heard; sure from 0.5)."""
 
-    def __init__(self, heard, seconds=0.3, written=""):
+    def __init__(self, heard, seconds=0.3, written="", confidence=0.1):
         self.heard = list(heard)
         self.ended_at = None
-        self.seconds, self.written = seconds, written
-        self.last = Heard("", 0.5, 0.0, seconds=seconds)
+        self.seconds, self.written, self.confidence = seconds, written, confidence
+        self.last = Heard("", confidence, 0.0, seconds=seconds)
 
     def listen(self, expectation, *, mode="asking", echo="", timeout=None):
         if not self.heard:
@@ -755,10 +756,9 @@ class HeardBack:
         after, text = self.heard.pop(0)
         time.sleep(after)
         self.ended_at = time.monotonic()
-        sure = 1.0 if self.written else 0.5
-        self.last = Heard(text, sure, 0.0, free=self.written, seconds=self.seconds)
-        return Utterance(text, understand(text, expectation, mode), sure, "whisper",
-                         bool(self.written))
+        self.last = Heard(text, self.confidence, 0.0, free=self.written, seconds=self.seconds)
+        return Utterance(text, understand(text, expectation, mode), self.confidence, "whisper",
+                         self.confidence >= 0.5)
 
 
 def after_our_earcon(mic):
@@ -789,9 +789,19 @@ def test_a_word_written_as_said_and_sure_is_the_tables_though_it_began_with_our_
     """"Repeat." said into the listening earcon, written so and sure, is heard (it was left as
     the earcon: Slow Burn's table lost 12-18 "pause" and "repeat" a run so, sure or not); an
     earcon heard is written as filler ("Okay.", scored low) and is still left."""
-    heard = after_our_earcon(HeardBack([(0.1, "repeat")], written="Repeat."))
+    heard = after_our_earcon(HeardBack([(0.1, "repeat")], written="Repeat.", confidence=1.0))
     assert heard is not None and heard.text == "repeat"
     assert after_our_earcon(HeardBack([(0.1, "no")], written="Okay.")) is None
+
+
+def test_a_word_whisper_is_surer_of_than_of_an_earcon_is_the_tables_though_it_began_with_it():
+    """Slow Burn: "pause" said over a one-sentence prompt, heard to start only as the narrator
+    stopped and ending as the listening earcon sounded, unsure (0.39-0.49), was left as the
+    earcon three times in a run (the table's "pause" missed). An earcon heard is scored
+    0.05-0.18, and is still left."""
+    heard = after_our_earcon(HeardBack([(0.1, "pause")], written="Pass.", confidence=0.39))
+    assert heard is not None and heard.text == "pause"
+    assert after_our_earcon(HeardBack([(0.1, "help")], written="Beep.", confidence=0.18)) is None
 
 
 def test_with_a_microphone_deaf_to_the_narrator_a_word_ending_with_our_earcon_is_taken():

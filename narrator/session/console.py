@@ -26,6 +26,8 @@ MOST_FAULTS = 3  # hearings failing in a row: the fault is not one utterance's, 
 CLOSE_WAIT = 30.0  # seconds to let a decoding finish before the microphone is closed
 CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the earcon heard
 CUE_LEAD = 0.5  # ... unless its sound (and the ears' lead-in, 0.3 s) began this long before it
+EARCON_HEARD = 0.2  # Whisper fitted an earcon that reached it (no canceller) to a phrase at
+# 0.05-0.18 (30 plays); a phrase heard more surely is a word, not the tone
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
 
@@ -128,7 +130,9 @@ class LiveEars:
                 continue
             faults = 0
             if heard is not None and self._our_cue(heard):
-                left_unanswered(heard.text, "it ended with an earcon",
+                last = getattr(self.voice, "last", None)
+                left_unanswered(getattr(last, "free", "") or heard.text,
+                                "it ended with an earcon", phrase=heard.text,
                                 confidence=round(heard.confidence, 3))
             elif heard is not None:
                 self._heard.put((heard, expectation))
@@ -144,15 +148,20 @@ class LiveEars:
     def _our_cue(self, heard: Utterance) -> bool:
         """Whether ``heard``, just heard, ended while an earcon played (or just after), and
         began with it: a word said before the earcon and ending with it is the table's, and so
-        is any word when the microphone cannot hear the narrator (headphones), and a phrase the
-        recogniser is sure of and wrote as such (an earcon heard is written as filler, "Okay.",
-        and scored low; "Repeat." said into the listening earcon, sure, had been left)."""
+        is any word when the microphone cannot hear the narrator (headphones), a phrase the
+        recogniser is sure of and wrote as such, and one Whisper is surer of than it ever was
+        of an earcon (EARCON_HEARD): an earcon heard is written as filler ("You.", "Beep.") and
+        scored low. "Repeat." said into the listening earcon, sure, and "pause" begun in the
+        prompt before it, unsure (the endpointer heard it start only as the narrator stopped),
+        had been left."""
         ended = getattr(self.voice, "ended_at", None)
         source = getattr(self.voice, "source", None)
         if ended is None or not getattr(source, "hears_narrator", True):
             return False
         last = getattr(self.voice, "last", None)
         if heard.sure and last is not None and last.free and carries(last.free, last.text):
+            return False
+        if heard.engine == "whisper" and heard.confidence >= EARCON_HEARD:
             return False
         began = ended - (last.seconds if last is not None else 0.0)
         return any(start <= ended <= end and began >= start - CUE_LEAD
