@@ -31,6 +31,25 @@ def test_slower_or_faster_while_reading_is_captioned_and_the_reading_goes_on(wor
     assert "Roll two dice three times." in mouth.spoken
 
 
+def test_an_unsure_change_of_voice_is_shown_and_acts_only_when_said_again():
+    """Whisper wrote espeak-ng's "desperate" "faster" (0.43, unsure) at a question, and
+    "smoother." "slower" (0.11) over the narration: each changed the narrator's speed. Unsure
+    once, it is said back (at a question) or shown (over the reading); said again, it acts."""
+    transcript, _, _, mouth, _, _ = play([("reading", "slower", False), ("asking", "next")])
+    assert 'Heard "slower"? Say it again to be sure.' in transcript
+    assert "times the normal rate" not in transcript and mouth.stops == 0
+    transcript, *_ = play([("reading", "slower", False), ("reading", "slower", False),
+                           ("asking", "next")])
+    assert "Speaking at 0.8 times the normal rate." in transcript
+    transcript, _, _, mouth, _, _ = play([("reading", "next"), ("asking", "faster", False),
+                                          ("asking", "next")])
+    assert 'Heard "faster"? Say it again to be sure.' in mouth.spoken
+    assert "times the normal rate" not in transcript
+    transcript, *_ = play([("reading", "next"), ("asking", "faster", False),
+                           ("asking", "faster", False), ("asking", "next")])
+    assert "Speaking at 1.2 times the normal rate." in transcript
+
+
 def test_help_while_reading_says_what_can_be_said_then_the_cut_sentence_again():
     _, _, _, mouth, _, _ = play([("reading", "help"), ("asking", "next")])
     at = next(i for i, t in enumerate(mouth.spoken) if t.startswith("While I read you can say"))

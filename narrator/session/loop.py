@@ -26,12 +26,16 @@ QUIT_CHECK = "Save and quit? Yes or no."
 NOT_QUITTING = "Not quitting."
 #: what the table can say over the narration that the shell acts on at once
 READING_CONTROLS = live_controls("reading")
-#: what changes the game or ends the session: acted on when unsure only if heard twice
-WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words
-#: ... of which the commands are asked about aloud, and a yes acts on them
-CHECKED = ("back", "roll")
 #: controls that change how the narrator sounds
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
+#: what changes the game, the session or the narrator's voice: acted on when unsure only if
+#: heard twice (Whisper wrote espeak-ng's "desperate" "faster", 0.43: the reading sped up)
+WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words + VOICE_CONTROLS
+#: ... of which the commands are asked about aloud, and a yes acts on them
+CHECKED = ("back", "roll")
+#: over the reading, these wait to be heard twice when unsure (shown, not said: the reading
+#: goes on)
+SHOWN_ONCE = ("stop", "next") + VOICE_CONTROLS
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
 POLL = 0.1  # seconds between checks that the current sentence still plays
 ECHO_TAIL = 1.0  # seconds after the narrator stops during which its words may still be heard
@@ -254,13 +258,14 @@ class Table:
         return said
 
     def doubtful(self, heard: Utterance) -> list[Said] | None:
-        """An unsure yes, no, keep, change, go back, quit or roll acts only when heard twice (a
-        short tone, such as an earcon heard back, can pass for "no"): None when it acts now;
-        the first time, what to say aloud (a table that cannot see the screen hears it). Go
-        back and roll are asked about instead (``checked``) where the table answers. A reply
-        must be heard as the same words again: at 10 dB a table said "clocks" twice to refuse
-        "clock", Whisper wrote "yeah", then "right", and the two unsure yeses took "clock"
-        (a "yes" said twice was written "yes" twice in 125 such repeats of the table runs)."""
+        """An unsure yes, no, keep, change, go back, quit, roll or change of voice acts only
+        when heard twice (a short tone, such as an earcon heard back, can pass for "no"): None
+        when it acts now; the first time, what to say aloud (a table that cannot see the
+        screen hears it). Go back and roll are asked about instead (``checked``) where the
+        table answers. A reply must be heard as the same words again: at 10 dB a table said
+        "clocks" twice to refuse "clock", Whisper wrote "yeah", then "right", and the two
+        unsure yeses took "clock" (a "yes" said twice was written "yes" twice in 125 such
+        repeats of the table runs)."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         weighty = word in WEIGHTY and not (isinstance(meaning, Word)
@@ -408,7 +413,7 @@ class Table:
                     self.unsure_early(heard)
                 continue
             self.misses = 0
-            if name in ("stop", "next") and self.unsure_skip(heard):
+            if name in SHOWN_ONCE and self.unsure_once(heard):
                 continue
             if name in ("stop", "next"):
                 return self.skip(current, queue)
@@ -426,13 +431,16 @@ class Table:
             self.show(said[0])
         return queue
 
-    def unsure_skip(self, heard: Utterance) -> bool:
-        """Whether ``heard``, a skip over the reading, is unsure and heard once: shown, not
-        acted on, so the reading goes on (in pink noise 10 dB down, "pause" was heard "go on"
-        at 0.11-0.25 and cut "Heads or tails?"); said again, it skips."""
-        if not self._first_hearing(_control_name(heard.meaning), not heard.sure):
+    def unsure_once(self, heard: Utterance) -> bool:
+        """Whether ``heard``, a skip or a change of voice over the reading, is unsure and heard
+        once: shown, not acted on, so the reading goes on as it was (in pink noise 10 dB down,
+        "pause" was heard "go on" at 0.11-0.25 and cut "Heads or tails?"; "smoother." was
+        heard "slower" at 0.11); said again, it acts."""
+        name = _control_name(heard.meaning)
+        if not self._first_hearing(name, not heard.sure):
             return False
-        self.show(Said(f'Heard "{heard.text}"? Say it again to skip.', "state"))
+        then = "skip" if name in ("stop", "next") else "be sure"
+        self.show(Said(f'Heard "{heard.text}"? Say it again to {then}.', "state"))
         return True
 
     def skip(self, current: Said, queue: list[Said]) -> list[Said]:
