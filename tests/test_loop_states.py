@@ -9,6 +9,7 @@ passage last read. (The same loop over real audio: tests/test_loop_audio.py.)
 from __future__ import annotations
 
 import io
+import logging
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -802,6 +803,20 @@ def test_a_word_whisper_is_surer_of_than_of_an_earcon_is_the_tables_though_it_be
     heard = after_our_earcon(HeardBack([(0.1, "pause")], written="Pass.", confidence=0.39))
     assert heard is not None and heard.text == "pause"
     assert after_our_earcon(HeardBack([(0.1, "help")], written="Beep.", confidence=0.18)) is None
+
+
+def test_a_word_left_as_our_earcon_is_logged_with_what_it_was_decoded_as(caplog):
+    """The events file's ``ignored`` event names the transcript, the phrase it was fitted to,
+    how sure and how long, as for every utterance the ears leave (the table bench reads them;
+    it stopped on an event with a phrase and no seconds)."""
+    from narrator.voice.unanswered import HEARING
+
+    with caplog.at_level(logging.DEBUG, logger=HEARING.name):
+        assert after_our_earcon(HeardBack([(0.1, "help")], written="Beep.",
+                                          confidence=0.18)) is None
+    text, why, decoded = next(r.ignored for r in caplog.records if hasattr(r, "ignored"))
+    assert (text, why) == ("Beep.", "it ended with an earcon")
+    assert decoded == {"phrase": "help", "confidence": 0.18, "seconds": 0.3}
 
 
 def test_with_a_microphone_deaf_to_the_narrator_a_word_ending_with_our_earcon_is_taken():

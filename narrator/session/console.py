@@ -18,6 +18,7 @@ from narrator.rules.base import Expectation
 from narrator.understand import understand
 from narrator.understand.words import carries
 from narrator.voice.earcons import earcon_seconds
+from narrator.voice.listener import leave
 from narrator.voice.unanswered import left_unanswered
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
@@ -28,6 +29,7 @@ CUE_TAIL = 0.5  # seconds after an earcon in which an utterance that ends is the
 CUE_LEAD = 0.5  # ... unless its sound (and the ears' lead-in, 0.3 s) began this long before it
 EARCON_HEARD = 0.2  # Whisper fitted an earcon that reached it (no canceller) to a phrase at
 # 0.05-0.18 (30 plays); a phrase heard more surely is a word, not the tone
+EARCON_LEFT = "it ended with an earcon"  # why an utterance was left (the events file)
 STYLES = {"heading": "bold", "prompt": "bold cyan", "readback": "yellow", "reject": "red",
           "info": "dim", "state": "reverse"}
 
@@ -130,14 +132,20 @@ class LiveEars:
                 continue
             faults = 0
             if heard is not None and self._our_cue(heard):
-                last = getattr(self.voice, "last", None)
-                left_unanswered(getattr(last, "free", "") or heard.text,
-                                "it ended with an earcon", phrase=heard.text,
-                                confidence=round(heard.confidence, 3))
+                self._left_as_earcon(heard)
             elif heard is not None:
                 self._heard.put((heard, expectation))
             else:  # ears that return at once (an ended source) are not asked in a busy loop
                 self._closed.wait(MIC_STEP - (time.monotonic() - started))
+
+    def _left_as_earcon(self, heard: Utterance) -> None:
+        """Log ``heard`` as left for our earcon, with what it was decoded as when the ears
+        say (``leave``: its transcript, phrase, confidence and seconds)."""
+        last = getattr(self.voice, "last", None)
+        if last is not None:
+            leave(last, EARCON_LEFT)
+        else:
+            left_unanswered(heard.text, EARCON_LEFT, confidence=round(heard.confidence, 3))
 
     def cued(self, name: str) -> None:
         """Earcon ``name`` plays now: what the microphone hears ending with it is the earcon
