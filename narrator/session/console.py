@@ -132,20 +132,11 @@ class LiveEars:
                 continue
             faults = 0
             if heard is not None and self._our_cue(heard):
-                self._left_as_earcon(heard)
+                leave(self.voice.last, EARCON_LEFT)  # as decoded: the bench reads it
             elif heard is not None:
                 self._heard.put((heard, expectation))
             else:  # ears that return at once (an ended source) are not asked in a busy loop
                 self._closed.wait(MIC_STEP - (time.monotonic() - started))
-
-    def _left_as_earcon(self, heard: Utterance) -> None:
-        """Log ``heard`` as left for our earcon, with what it was decoded as when the ears
-        say (``leave``: its transcript, phrase, confidence and seconds)."""
-        last = getattr(self.voice, "last", None)
-        if last is not None:
-            leave(last, EARCON_LEFT)
-        else:
-            left_unanswered(heard.text, EARCON_LEFT, confidence=round(heard.confidence, 3))
 
     def cued(self, name: str) -> None:
         """Earcon ``name`` plays now: what the microphone hears ending with it is the earcon
@@ -163,15 +154,15 @@ class LiveEars:
         prompt before it, unsure (the endpointer heard it start only as the narrator stopped),
         had been left."""
         ended = getattr(self.voice, "ended_at", None)
+        last = getattr(self.voice, "last", None)  # as decoded (ears that say)
         source = getattr(self.voice, "source", None)
-        if ended is None or not getattr(source, "hears_narrator", True):
+        if ended is None or last is None or not getattr(source, "hears_narrator", True):
             return False
-        last = getattr(self.voice, "last", None)
-        if heard.sure and last is not None and last.free and carries(last.free, last.text):
+        if heard.sure and last.free and carries(last.free, last.text):
             return False
         if heard.engine == "whisper" and heard.confidence >= EARCON_HEARD:
             return False
-        began = ended - (last.seconds if last is not None else 0.0)
+        began = ended - last.seconds
         return any(start <= ended <= end and began >= start - CUE_LEAD
                    for start, end in self._cues)
 
