@@ -33,9 +33,11 @@ VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words + VOICE_CONTROLS
 #: ... of which the commands are asked about aloud, and a yes acts on them
 CHECKED = ("back", "roll")
+#: controls that skip to the question over the reading
+SKIPS = ("stop", "next")
 #: over the reading, these wait to be heard twice when unsure (shown, not said: the reading
 #: goes on)
-SHOWN_ONCE = ("stop", "next") + VOICE_CONTROLS
+SHOWN_ONCE = SKIPS + VOICE_CONTROLS
 READ_KINDS = ("heading", "line", "caption")  # sentences of a passage (not a question or reply)
 POLL = 0.1  # seconds between checks that the current sentence still plays
 ECHO_TAIL = 1.0  # seconds after the narrator stops during which its words may still be heard
@@ -415,7 +417,7 @@ class Table:
             self.misses = 0
             if name in SHOWN_ONCE and self.unsure_once(heard):
                 continue
-            if name in ("stop", "next"):
+            if name in SKIPS:
                 return self.skip(current, queue)
             if name == "repeat":
                 return self.again(passage)
@@ -439,7 +441,7 @@ class Table:
         name = _control_name(heard.meaning)
         if not self._first_hearing(name, not heard.sure):
             return False
-        then = "skip" if name in ("stop", "next") else "be sure"
+        then = "skip" if name in SKIPS else "be sure"
         self.show(Said(f'Heard "{heard.text}"? Say it again to {then}.', "state"))
         return True
 
