@@ -177,7 +177,7 @@ def test_a_spelling_changes_only_where_the_spoken_word_makes_the_change_well_hea
     """The table's letters stand unless the change is at least EDIT_GAIN more likely as the
     word said aloud, and explains that word nearly as well as its own transcript does."""
     likely = {"budapst": -20.0, "budapest": -20.0 + gain}
-    assert respell("budapst", lambda texts: [likely.get(t, -40.0) for t in texts], own) == kept
+    assert respell("budapst", lambda texts, _: [likely.get(t, -40.0) for t in texts], own) == kept
 
 
 def test_a_spelling_with_space_said_over_and_over_is_mended_as_one_gap_between_words():
@@ -185,7 +185,7 @@ def test_a_spelling_with_space_said_over_and_over_is_mended_as_one_gap_between_w
     spaces running, so none was left to weigh and the hearing crashed (the microphone went
     deaf mid-game)."""
     likely = {"sal fencd": -20.0, "sal fence": -10.0}
-    score = lambda texts: [likely.get(t, -40.0) for t in texts]  # noqa: E731
+    score = lambda texts, _: [likely.get(t, -40.0) for t in texts]  # noqa: E731
     assert respell("sal   fencd", score, -12.0) == "sal fence"
     assert respell("  sal fencd  ", score, -12.0) == "sal fence"
-    assert respell("sal   fencd", lambda texts: [-20.0] * len(texts), -12.0) == "sal   fencd"
+    assert respell("sal   fencd", lambda texts, _: [-20.0] * len(texts), -12.0) == "sal   fencd"

@@ -117,6 +117,7 @@ from narrator.understand import (
 from narrator.understand.spelling import SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
+from narrator.voice.climb import Climb
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
 from narrator.voice.respell import respell
 from narrator.voice.said_again import frames, said_again
@@ -357,9 +358,11 @@ class Whisper:
             return text
         _, speech, transcript = spoken
 
-        def score(spellings: list[str]) -> list[float]:
+        climb = Climb()
+
+        def score(spellings: list[str], floor: float) -> list[float]:
             named = [" ".join(word.capitalize() for word in s.split()) for s in spellings]
-            return self._score(speech, self._head, [[n, n + "."] for n in named])
+            return self._score(speech, self._head, [[n, n + "."] for n in named], floor, climb)
         written = "".join(" " if w == SPACE else w for w in text.split())
         mended = respell(written, score, self._score(speech, self._head, [[transcript]])[0])
         return " ".join(SPACE if c == " " else c for c in mended)
@@ -529,19 +532,26 @@ class Whisper:
         first = phrase[:1].upper() + phrase[1:]
         return list(dict.fromkeys([first + ".", first, digits(first) + "."]))
 
-    def _score(self, encoded: np.ndarray, head: list[int],
-               texts: list[list[str]]) -> list[float]:
+    def _score(self, encoded: np.ndarray, head: list[int], texts: list[list[str]],
+               floor: float = -np.inf, climb: Climb | None = None) -> list[float]:
         """Log probability of each text, its end included (the best of its spellings), all
         spellings in one batch: CTranslate2 forces a prompt's tokens after the start of the
         transcript and returns their log probabilities, then those of the steps after (the
         first is the end). ``max_length`` is measured: len(head) + 2n gives n + 1 steps, the
         longest text and its end, and no step more (a batch decodes as long as its longest).
         A spelling whose tokens begin another's ("Pause" of "Pause.") is read off that one's
-        steps (the decoder looks back only): a batch half as large, the same scores."""
+        steps (the decoder looks back only): a batch half as large, the same scores. With
+        ``climb`` (the text these are near), a spelling it bounds under ``floor`` is not
+        scored (-inf, ``Climb.bound``), and ``climb`` becomes the best spelling scored."""
         import ctranslate2
 
         forms = [(i, tuple(self._tok.encode(" " + s))) for i, spellings in enumerate(texts)
                  for s in spellings]
+        if climb is not None:
+            forms = [(i, ids) for i, ids in forms if climb.bound(ids, self._tok.eot) >= floor]
+        best = [-np.inf] * len(texts)
+        if not forms:
+            return best
         runs = _longest(ids for _, ids in forms)
         longest = max(len(ids) for ids in runs)
         batch = np.ascontiguousarray(np.repeat(encoded, len(runs), axis=0))
@@ -551,11 +561,14 @@ class Whisper:
             suppress_tokens=[], suppress_blank=False)
         steps = {ids: [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
                  for ids, result in zip(runs, results)}
-        best = [-np.inf] * len(texts)
+        top = -np.inf
         for i, ids in forms:
             held = next(steps[run] for run in runs if run[:len(ids)] == ids)
-            words = sum(float(held[k][t]) for k, t in enumerate(ids))
-            best[i] = max(best[i], words + float(held[len(ids)][self._tok.eot]))
+            score = sum(float(held[k][t]) for k, t in enumerate(ids)) \
+                + float(held[len(ids)][self._tok.eot])
+            best[i] = max(best[i], score)
+            if climb is not None and score > top:
+                top, climb.ids, climb.steps = score, ids, held[:len(ids) + 1]
         return best
 
 
