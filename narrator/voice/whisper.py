@@ -534,33 +534,19 @@ class Whisper:
 
     def _score(self, encoded: np.ndarray, head: list[int], texts: list[list[str]],
                floor: float = -np.inf, climb: Climb | None = None) -> list[float]:
-        """Log probability of each text, its end included (the best of its spellings), all
-        spellings in one batch: CTranslate2 forces a prompt's tokens after the start of the
-        transcript and returns their log probabilities, then those of the steps after (the
-        first is the end). ``max_length`` is measured: len(head) + 2n gives n + 1 steps, the
-        longest text and its end, and no step more (a batch decodes as long as its longest).
-        A spelling whose tokens begin another's ("Pause" of "Pause.") is read off that one's
-        steps (the decoder looks back only): a batch half as large, the same scores. With
-        ``climb`` (the text these are near), a spelling it bounds under ``floor`` is not
-        scored (-inf, ``Climb.bound``), and ``climb`` becomes the best spelling scored."""
-        import ctranslate2
-
+        """Log probability of each text, its end included (the best of its spellings), read
+        off ``_steps``. A spelling whose tokens begin another's ("Pause" of "Pause.") is read
+        off that one's steps (the decoder looks back only): a batch half as large, the same
+        scores. With ``climb`` (``respell``'s: the text these are near), a spelling it bounds
+        under ``floor`` is not scored (-inf, ``Climb.bound``), and ``climb`` becomes the best
+        spelling scored."""
         forms = [(i, tuple(self._tok.encode(" " + s))) for i, spellings in enumerate(texts)
                  for s in spellings]
         if climb is not None:
             forms = [(i, ids) for i, ids in forms if climb.bound(ids, self._tok.eot) >= floor]
         best = [-np.inf] * len(texts)
-        if not forms:
-            return best
         runs = _longest(ids for _, ids in forms)
-        longest = max(len(ids) for ids in runs)
-        batch = np.ascontiguousarray(np.repeat(encoded, len(runs), axis=0))
-        results = self._model.model.generate(
-            ctranslate2.StorageView.from_array(batch), [head + list(ids) for ids in runs],
-            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest,
-            suppress_tokens=[], suppress_blank=False)
-        steps = {ids: [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
-                 for ids, result in zip(runs, results)}
+        steps = self._steps(encoded, head, runs)
         top = -np.inf
         for i, ids in forms:
             held = next(steps[run] for run in runs if run[:len(ids)] == ids)
@@ -570,6 +556,26 @@ class Whisper:
             if climb is not None and score > top:
                 top, climb.ids, climb.steps = score, ids, held[:len(ids) + 1]
         return best
+
+    def _steps(self, encoded: np.ndarray, head: list[int], runs: list[tuple[int, ...]]
+               ) -> dict[tuple[int, ...], list[np.ndarray]]:
+        """Each token sequence's log probabilities over the vocabulary at each of its steps,
+        its end's last, in one batch (none for none): CTranslate2 forces a prompt's tokens
+        after the start of the transcript and returns their logits, then those of the steps
+        after. ``max_length`` is measured: len(head) + 2n gives n + 1 steps, the longest
+        sequence and its end, and no step more (a batch decodes as long as its longest)."""
+        import ctranslate2
+
+        if not runs:
+            return {}
+        longest = max(len(ids) for ids in runs)
+        batch = np.ascontiguousarray(np.repeat(encoded, len(runs), axis=0))
+        results = self._model.model.generate(
+            ctranslate2.StorageView.from_array(batch), [head + list(ids) for ids in runs],
+            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest,
+            suppress_tokens=[], suppress_blank=False)
+        return {ids: [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
+                for ids, result in zip(runs, results)}
 
 
 def _speech(encoded, samples: np.ndarray, n_mels: int) -> np.ndarray:
