@@ -93,18 +93,23 @@ def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, t
 
 
 @pytest.mark.parametrize("aloud, voice, misheard", [("Budapest", "flite:rms", True),
-                                                    ("Clerk, Dublin", "flite:slt", None)])
+                                                    ("Clerk, Dublin", "flite:slt", None),
+                                                    ("Budapest", "flite:slt", None)])
 def test_a_spelling_is_mended_by_the_name_said_aloud_before_it(recognizer, tmp_path, aloud,
                                                                voice, misheard):
     """Whisper writes flite rms's spelled "Budapest" "B U D A P S T": with the name said
     aloud at the same question before, it is the name. Flite slt's spelled "Clerk, Dublin" is
     "C L E R K space G U B L I N" on some machines and right on others (said aloud: "Glirk,
-    Dublin." or "Blurk, Dublin."): either way, after the name said aloud it is the name. Only
-    the same question's answer mends a spelling."""
+    Dublin." or "Blurk, Dublin."): either way, after the name said aloud it is the name. Flite
+    slt's spelled "Budapest" is "B U D A P R S T", three rounds of changes from the name (past
+    the climb's budget on a loaded machine); Whisper's fifth guess at the letters is the name,
+    a change of the first round. Only the same question's answer mends a spelling."""
     name = aloud.replace(",", "")
     spelled = clips.make_clip(tmp_path, " space. ".join(
         ". ".join(word.upper()) + "." for word in name.split()), None, voice).path
-    place, other = trait(), Expectation(Line("ask.place"), (AcceptText("place"),))
+    place = Expectation(Line("ask.trait"), (AcceptText(f"{aloud} by {voice}"),))  # its own:
+    # the recogniser outlives a case, and the answer said aloud in one must not mend the next
+    other = Expectation(Line("ask.place"), (AcceptText("place"),))  # no other case's aloud
 
     def spelling(asked: Expectation) -> str | None:
         return letters(hear_file(recognizer, spelled, asked, mode="spelling")["text"])

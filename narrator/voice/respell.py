@@ -17,6 +17,11 @@ letters climbed towards it are neither. 125 spellings of 25 names by 5 voices
 by another voice; after another answer said aloud, 46, no right one changed. The scorer may
 leave unscored a neighbour that cannot gain EDIT_GAIN (Whisper's ``Climb.bound``): the same
 climb, in a fraction of the time.
+
+Whisper's other guesses at the letters are changes of the first round too: flite slt's
+spelled "Budapest" is "B U D A P R S T", three rounds of changes from the name, and its fifth
+guess is "B U D A P E S T". A guess with fewer letters than the spelling is not weighed: it
+is the recogniser dropping letters, and a short one is likely as nearly any word.
 """
 
 from __future__ import annotations
@@ -56,21 +61,31 @@ def neighbours(spelled: str) -> list[str]:
 
 
 def respell(spelled: str, score: Callable[[list[str], float], list[float]], own: float,
-            budget: float = BUDGET) -> str:
+            guesses: tuple[str, ...] = (), budget: float = BUDGET) -> str:
     """``spelled`` changed while each change gains EDIT_GAIN by ``score`` (the log probability
     of each spelling as the spoken word; one that cannot reach its second argument may be
     left unscored, -inf), when the change scores at least ``own`` (the spoken word's own
-    transcript's score) less SAID_AS; unchanged otherwise."""
+    transcript's score) less SAID_AS; unchanged otherwise. ``guesses``: other spellings the
+    letters may be (the recogniser's next best), each a change of the first round when it has
+    as many letters or more (one with fewer dropped them: "S A L" guessed "L" was taken for
+    "Dylan" said aloud before it)."""
     words = " ".join(spelled.split())  # "space" said twice, or first: one gap between words
-    if not words or sum(c != " " for c in words) > MOST_LETTERS:
+    held = _letters(words)
+    if not words or held > MOST_LETTERS:
         return spelled
     begin = time.perf_counter()
     best, best_score = words, score([words], -math.inf)[0]
+    first = [" ".join(g.split()) for g in guesses if held <= _letters(g) <= MOST_LETTERS]
     while time.perf_counter() - begin < budget:
-        near = neighbours(best)
+        near = list(dict.fromkeys(neighbours(best) + [g for g in first if g != best]))
+        first = []
         scores = score(near, best_score + EDIT_GAIN)
         top = max(range(len(near)), key=scores.__getitem__)
         if scores[top] < best_score + EDIT_GAIN:
             break
         best, best_score = near[top], scores[top]
     return best if best != words and best_score >= own - SAID_AS else spelled
+
+
+def _letters(spelling: str) -> int:
+    return sum(c != " " for c in spelling)

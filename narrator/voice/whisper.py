@@ -254,6 +254,8 @@ class Whisper:
         # command heard: what a read-back or "Did you say ...?" asks about (``said_again``)
         self._spoken: tuple | None = None  # the last free text said aloud: (the question's
         # free-text answers, its encoder output, its transcript) (``respelled``)
+        self._spelled: list[str] = []  # the last spelling's letters, best first, as each of
+        # Whisper's hypotheses has them (``respelled``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -351,8 +353,9 @@ class Whisper:
 
     def respelled(self, text: str, grammar) -> str:
         """A whole spelling's letters ("b u d a p s t") mended by the same question's answer
-        last said aloud (``respell``: each spelling scored as that answer's transcript); as
-        they are when it was not said aloud."""
+        last said aloud (``respell``: each spelling scored as that answer's transcript, Whisper's
+        other hypotheses of the letters among the first changes); as they are when it was not
+        said aloud."""
         spoken = self._spoken
         if not text or spoken is None or spoken[0] != _texts_asked(grammar):
             return text
@@ -363,8 +366,13 @@ class Whisper:
         def score(spellings: list[str], floor: float) -> list[float]:
             named = [" ".join(word.capitalize() for word in s.split()) for s in spellings]
             return self._score(speech, self._head, [[n, n + "."] for n in named], floor, climb)
-        written = "".join(" " if w == SPACE else w for w in text.split())
-        mended = respell(written, score, self._score(speech, self._head, [[transcript]])[0])
+
+        def written(letters: str) -> str:
+            return "".join(" " if w == SPACE else w for w in letters.split())
+        spelled = self._spelled
+        guesses = tuple(written(g) for g in spelled[1:]) if spelled[:1] == [text] else ()
+        mended = respell(written(text), score,
+                         self._score(speech, self._head, [[transcript]])[0], guesses)
         return " ".join(SPACE if c == " " else c for c in mended)
 
     def _clean(self, pcm: bytes) -> bytes | None:
@@ -422,7 +430,8 @@ class Whisper:
         free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
-            said = " ".join(letter_words(best))
+            self._spelled = [" ".join(letter_words(text)) for text in free]
+            said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(best)
         if grammar is not None and grammar.free and best:
             return self._free(once(best), grammar, encoded, samples)
