@@ -101,9 +101,9 @@ def test_a_spelling_is_mended_by_the_name_said_aloud_before_it(recognizer, tmp_p
     aloud at the same question before, it is the name. Flite slt's spelled "Clerk, Dublin" is
     "C L E R K space G U B L I N" on some machines and right on others (said aloud: "Glirk,
     Dublin." or "Blurk, Dublin."): either way, after the name said aloud it is the name. Flite
-    slt's spelled "Budapest" is "B U D A P R S T", three rounds of changes from the name (past
-    the climb's budget on a loaded machine); Whisper's fifth guess at the letters is the name,
-    a change of the first round. Only the same question's answer mends a spelling."""
+    slt's spelled "Budapest" is "B U D A P R S T", two changes from the name (three rounds of
+    the climb: past its budget on a loaded machine); Whisper's fifth guess at the letters is
+    the name, a change of the first round. Only the same question's answer mends a spelling."""
     name = aloud.replace(",", "")
     spelled = clips.make_clip(tmp_path, " space. ".join(
         ". ".join(word.upper()) + "." for word in name.split()), None, voice).path

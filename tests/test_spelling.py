@@ -181,7 +181,7 @@ def test_a_spelling_changes_only_where_the_spoken_word_makes_the_change_well_hea
 
 
 def test_the_recognisers_next_guess_at_the_letters_is_weighed_as_a_change():
-    """Flite slt's spelled "Budapest" is heard "budaprst", three changes from the name, which
+    """Flite slt's spelled "Budapest" is heard "budaprst", two changes from the name, which
     the climb may not reach in its time; Whisper's next guesses at the letters held the name.
     A guess is weighed as a change of the first round: kept when the spoken word makes it well
     heard and explains that word, as any change; one with fewer letters is not weighed (a short

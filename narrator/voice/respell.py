@@ -13,14 +13,15 @@ probability): the spelling is the table's word, a change must be well heard. The
 so changed is kept only when it explains the spoken word within SAID_AS of Whisper's own
 transcript of it: what was said aloud may have been another answer (talk taken as one), and
 letters climbed towards it are neither. 125 spellings of 25 names by 5 voices
-(``bench/spelled.py``): 46 right as heard; 86 after the name said aloud by the same voice, 78
+(``bench/spelled.py``): 46 right as heard; 85 after the name said aloud by the same voice, 80
 by another voice; after another answer said aloud, 46, no right one changed. The scorer may
 leave unscored a neighbour that cannot gain EDIT_GAIN (Whisper's ``Climb.bound``): the same
 climb, in a fraction of the time.
 
 Whisper's other guesses at the letters are changes of the first round too: flite slt's
-spelled "Budapest" is "B U D A P R S T", three rounds of changes from the name, and its fifth
-guess is "B U D A P E S T". A guess with fewer letters than the spelling is not weighed: it
+spelled "Budapest" is "B U D A P R S T", two changes from the name ("R" sounds like no other
+letter: dropped, then "E" added) and three rounds of scoring, and its fifth guess is "B U D A
+P E S T". A guess with fewer letters than the spelling is not weighed: it
 is the recogniser dropping letters, and a short one is likely as nearly any word.
 """
 
