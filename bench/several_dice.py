@@ -22,15 +22,14 @@ from table import PLAYERS
 import clips  # noqa: E402 (tests/, on the path through table)
 from narrator.events import Line  # noqa: E402
 from narrator.understand import AcceptDice, Expectation, understand  # noqa: E402
-from narrator.understand.words import spoken  # noqa: E402
+from narrator.understand.words import spoken, spoken_list  # noqa: E402
 from narrator.voice.hear import command_of, hear_file  # noqa: E402
 from narrator.voice.whisper import Whisper  # noqa: E402
 
 
 def said(faces: list[int]) -> str:
     """Dice results as a player says them: "two, four and three"."""
-    words = [spoken(face) for face in faces]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return spoken_list(spoken(face) for face in faces)
 
 
 def main() -> int:

@@ -334,6 +334,23 @@ def test_a_face_whisper_writes_as_other_words_is_heard_by_scoring_every_face(
     assert got["command"] == "dice 9", got
 
 
+@pytest.mark.parametrize("said, voice, sides", [("two, four and three", "flite:awb", 6),
+                                               ("two, three and one", "flite:slt", 6),
+                                               ("eight and three", "flite:awb", 10)])
+def test_dice_whisper_writes_as_words_near_no_listed_phrase_are_read_back(clip_dir, whisper,
+                                                                           said, voice, sides):
+    """Two dice or more are too many phrases to list, so an answer Whisper wrote as other
+    words ("to foreign free", "Do 3N1.", "Date and Free.") had only the controls near it and
+    was missed. The dice nearest its words are weighed too: heard, unsure (read back); talk
+    at that question stays talk."""
+    count = len(said.split()) - 1
+    asked = Expectation(Line("ask"), (AcceptDice(sides, count, count),))
+    got = hear_file(whisper, clips.make_clip(clip_dir, said, None, voice).path, asked)
+    assert got["command"] == command_of(understand(said, asked)) and not got["sure"], got
+    talk = [clips.make_clip(clip_dir, line, None, voice) for line in clips.TABLE_TALK[:8]]
+    assert not [c.phrase for c in talk if hear_file(whisper, c.path, asked)["command"]]
+
+
 @pytest.mark.parametrize("voice", SEVERAL + ("flite:awb",))
 def test_zero_said_for_a_count_of_successes_is_no_successes(clip_dir, whisper, voice):
     """Slow Burn asks for successes or the die's face; "zero" was no answer there, and Whisper

@@ -258,6 +258,17 @@ def test_nearest_finds_the_phrase_of_a_garbled_transcript_even_in_a_huge_grammar
     assert found[0] == phrase and all(g.matches(p) for p in found)
 
 
+def test_only_a_question_of_numbers_alone_has_its_nearest_dice_guessed():
+    """Dice nearest a transcript's words are a fair guess where nothing but numbers answers;
+    where a name or a word does too, espeak-ng's "Silas" written "See you in..." became the dice
+    "three one" at Blades' action roll."""
+    dice = AcceptDice(6, 2, 2)
+    assert grammar(ask(dice)).numeric and grammar(ask(AcceptSuccesses(3), dice)).numeric
+    assert not grammar(ask(dice, AcceptWords(("push", "silas")))).numeric
+    assert not grammar(ask(dice), "confirming").numeric  # a read-back takes yes or no too
+    assert not grammar(ask(AcceptText("name"))).numeric
+
+
 def test_awaited_phrases_are_a_short_questions_choices_and_the_control_a_pause_waits_for():
     """What a recogniser that scores candidates weighs whatever it transcribed ("harm" said by
     a robotic voice and written "Time.")."""

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from narrator.events import Line, ReadTrack, Said, Say
 from narrator.script.model import Script
-from narrator.understand.words import counted, with_article
-
-
-def spoken_list(items: Iterable[Any]) -> str:
-    """"4, 9 and 12": a list as it is said aloud."""
-    words = [str(i) for i in items]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+from narrator.understand.words import counted, spoken_list, with_article
 
 
 class _Word:

@@ -16,8 +16,8 @@ from narrator.events import (
 )
 from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script
-from narrator.script.render import render, spoken_list
-from narrator.understand import controls, counted, describe, wanted
+from narrator.script.render import render
+from narrator.understand import controls, counted, describe, spoken_list, wanted
 from narrator.understand.spelling import mended, spelled_out
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)

@@ -25,13 +25,14 @@ from narrator.understand.phrases import (
     MAX_TRACK, MODES, WAKE_WORD, control_label, is_command, live_controls,
 )
 from narrator.understand.words import (
-    article, carries, counted, key, lost_words, normalise, spells, spoken, with_article,
+    article, carries, counted, key, lost_words, normalise, spells, spoken, spoken_list,
+    with_article,
 )
 
 __all__ = [
     "Accept", "AcceptContinue", "AcceptDice", "AcceptNumber", "AcceptSuccesses", "AcceptText",
     "AcceptWords", "Expectation", "Grammar", "MAX_TRACK", "MODES", "WAKE_WORD", "article",
     "carries", "control_label", "controls", "counted", "describe", "grammar", "is_command",
-    "key", "live_controls", "lost_words", "normalise", "spells", "spoken", "understand",
-    "wanted", "with_article",
+    "key", "live_controls", "lost_words", "normalise", "spells", "spoken", "spoken_list",
+    "understand", "wanted", "with_article",
 ]

@@ -12,7 +12,7 @@ from narrator.understand.expect import (
     Expectation,
 )
 from narrator.understand.phrases import ANY_TIME, CONTROL, LIVE_CONTROLS
-from narrator.understand.words import spoken, with_article
+from narrator.understand.words import spoken, spoken_list, with_article
 
 EXAMPLE_FACES = (4, 9, 2, 11, 6, 7, 3, 12, 5, 10, 1, 8)
 
@@ -70,8 +70,7 @@ def controls(mode: str = "asking") -> list[str]:
 
 def _dice_example(a: AcceptDice) -> str:
     """Faces that answer ``a`` ("four and nine"; on a d8 "four and one")."""
-    faces = [spoken((f - 1) % a.sides + 1) for f in EXAMPLE_FACES[:max(a.min_count, 2)]]
-    return ", ".join(faces[:-1]) + " and " + faces[-1]
+    return spoken_list(spoken((f - 1) % a.sides + 1) for f in EXAMPLE_FACES[:max(a.min_count, 2)])
 
 
 def _answer(a) -> str:

@@ -74,6 +74,15 @@ class Grammar:
             return []
         return nearest(self.root, words, limit)
 
+    @property
+    def numeric(self) -> bool:
+        """Whether the question takes numbers alone (dice, a count of successes, a number) and
+        no word nor name, while asked: a transcript's nearest dice are then a fair guess."""
+        accepts = self.expectation.accepts if self.mode == "asking" and not self.free \
+            and self.expectation else ()
+        return bool(accepts) and all(isinstance(a, (AcceptDice, AcceptNumber, AcceptSuccesses))
+                                     for a in accepts)
+
     def awaited(self, limit: int = 6, numbers: int = 12) -> list[str]:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",

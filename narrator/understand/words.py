@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Any, Iterable
 
 import jellyfish
 from rapidfuzz.fuzz import ratio
@@ -183,6 +184,14 @@ def _big(digits: str) -> str:
 def with_article(thing: object) -> str:
     """``thing`` with its article ("an 8", "a 6", "an ace")."""
     return f"{article(thing)} {thing}"
+
+
+def spoken_list(items: Iterable[Any]) -> str:
+    """"4, 9 and 12": a list as it is said aloud."""
+    words = [str(i) for i in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def counted(n: object, one: str, many: str | None = None) -> str:

@@ -21,8 +21,8 @@ climb, in a fraction of the time.
 Whisper's other guesses at the letters are changes of the first round too: flite slt's
 spelled "Budapest" is "B U D A P R S T", two changes from the name ("R" sounds like no other
 letter: dropped, then "E" added) and three rounds of scoring, and its fifth guess is "B U D A
-P E S T". A guess with fewer letters than the spelling is not weighed: it
-is the recogniser dropping letters, and a short one is likely as nearly any word.
+P E S T". A guess with fewer letters than the spelling is not weighed: it is the recogniser
+dropping letters, and a short one is likely as nearly any word.
 """
 
 from __future__ import annotations

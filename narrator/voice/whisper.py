@@ -14,12 +14,13 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    read-back in a noisy room (``noisy_room``): there a number said again was written "Yeah."
    and taken as a sure yes, so the answer goes on to be scored (steps 2 and 3).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
-   list, those of its alternatives that can be listed) nearest in spelling to the transcripts,
-   every transcript of the 5 that is legal, and the phrases the moment mostly waits for
-   (``Grammar.awaited()``: a short question's choices, the numbers of a one-number answer
-   (also at its read-back),
-   "resume" while paused, "pause" while reading), which a robotic voice's "harm" written
-   "Time." (or espeak-ng's "nine" written "Yeah, I") is nowhere near in spelling.
+   list, those of its alternatives that can be listed, and, where the question takes dice
+   alone, the dice nearest by words, ``Grammar.nearest``) nearest in spelling to the
+   transcripts, every transcript of the 5 that is legal, and the phrases the moment mostly
+   waits for (``Grammar.awaited()``: a short question's choices, the numbers of a one-number
+   answer (also at its read-back), "resume" while paused, "pause" while reading), which a
+   robotic voice's "harm" written "Time." (or espeak-ng's "nine" written "Yeah, I") is
+   nowhere near in spelling.
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. An answer is also scored with the carriers of the
@@ -132,7 +133,7 @@ SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" be
 NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
-PHRASE_LIMIT = 2000    # grammars with more phrases are held to the free transcripts only
+PHRASE_LIMIT = 2000    # grammars with more phrases are not listed whole (``_nearest``)
 SPLIT_WORDS = 1  # a transcript this many words longer than the phrase may split one of its words
 EXTRA_WORDS = 2  # a transcript more words longer, or this many neither with all of the
                  # phrase's words nor nearly spelling it, is not the phrase
@@ -193,16 +194,17 @@ def model_dir(explicit: str | None = None) -> Path:
 
 
 @lru_cache(maxsize=32)
-def _phrases(grammar) -> tuple[str, ...]:
-    """The grammar's whole phrases; of a grammar too large to list (three dice of a d12), those
-    of its alternatives that can be listed (the controls, the word choices)."""
+def _phrases(grammar) -> tuple[tuple[str, ...], bool]:
+    """The grammar's whole phrases, and True; of a grammar too large to list (two dice or more),
+    those of its alternatives that can be listed (the controls, the word choices), and
+    False."""
     whole = grammar.phrases(PHRASE_LIMIT)
     if whole is not None:
-        return tuple(whole)
+        return tuple(whole), True
     root = grammar.root
     parts = root[1:] if root is not None and root[0] == "alt" else ()
     listed = (type(grammar)(part, grammar.mode).phrases(PHRASE_LIMIT) for part in parts)
-    return tuple(p for some in listed if some for p in some)
+    return tuple(p for some in listed if some for p in some), False
 
 
 @lru_cache(maxsize=32)
@@ -522,17 +524,27 @@ class Whisper:
         """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:
         difflib's ratio over the SHORTLIST nearest by rapidfuzz's Indel ratio (C++: a thousand
         phrases in under a millisecond; difflib over them all took 30 to 90 ms, and ranks
-        better: "jump to track twenty nine" for "Jump to track where did I?")."""
-        phrases = _phrases(grammar)
+        better: "jump to track twenty nine" for "Jump to track where did I?"). Of a grammar
+        too large to list (two dice or more), also its answers nearest each transcript by words
+        (``Grammar.nearest``) where the question takes numbers alone: flite awb's "two, four
+        and three" written "to foreign free" is near no control, yet scored as "two four
+        three" it is that answer. Not where it takes words too: espeak-ng's "Silas" written
+        "See you in..." became the dice "three one" at Blades' action roll."""
+        phrases, whole = _phrases(grammar)
         said = [normalise(t) for t in heard[:2]]
-        if not phrases or not any(said):
+        if not any(said):
             return []
-        near = cdist(said, phrases, scorer=ratio).max(axis=0)
-        shortlist = [phrases[i] for i in np.argsort(-near, kind="stable")[:SHORTLIST]]
+        found: list[str] = []
+        if phrases:
+            near = cdist(said, phrases, scorer=ratio).max(axis=0)
+            shortlist = [phrases[i] for i in np.argsort(-near, kind="stable")[:SHORTLIST]]
 
-        def closeness(phrase: str) -> float:
-            return max(difflib.SequenceMatcher(None, phrase, s).ratio() for s in said)
-        return sorted(shortlist, key=closeness, reverse=True)[:CANDIDATES]
+            def closeness(phrase: str) -> float:
+                return max(difflib.SequenceMatcher(None, phrase, s).ratio() for s in said)
+            found = sorted(shortlist, key=closeness, reverse=True)[:CANDIDATES]
+        answers = [] if whole or not grammar.numeric else [
+            p for s in said if s for p in grammar.nearest(s) if grammar.answer(p)]
+        return list(dict.fromkeys(found + answers))
 
     @staticmethod
     def _forms(phrase: str) -> list[str]:

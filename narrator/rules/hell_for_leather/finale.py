@@ -14,7 +14,7 @@ from narrator.rules.hell_for_leather.steps import STEPS, NEXT, choices, words
 from narrator.rules.hell_for_leather.model import (
     DRIVE_ZERO, RIP, Finale, State, Team, add_heat, set_member, set_team,
 )
-from narrator.script.render import spoken_list
+from narrator.understand.words import spoken_list
 
 FINALE_HEAT = 3
 REWARD_VP = 2
