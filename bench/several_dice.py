@@ -2,9 +2,10 @@
 ones are read back), missed; and table talk taken as an answer there.
 
 A question of two dice or more has too many phrases to list, so what Whisper writes as other
-words ("to foreign free" for "two, four and three") has only the listed controls near it
-(docs/speech-in.md, stops 66-67). Each of the table bench's voices says N random results; the
-44 lines of table talk are said at the same question, one voice each::
+words ("to foreign free" for "two, four and three") is weighed against the dice nearest it by
+words where the question takes dice alone (``Whisper._nearest``; docs/speech-in.md, stop 68).
+Each of the table bench's voices says N random results; the 44 lines of table talk are said at
+the same question, one voice each::
 
     python bench/several_dice.py [--sides 10] [--count 2] [--results 40] [--voices flite:slt,...]
 """

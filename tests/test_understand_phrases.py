@@ -237,13 +237,15 @@ def test_the_help_names_phrases_the_grammar_hears():
 
 def test_the_help_examples_are_understood_as_what_they_describe():
     dice, successes = ask(AcceptDice(8, 2, 2)), ask(AcceptSuccesses(4))
-    for expectation in (dice, successes):
+    for expectation in (dice, successes, ask(AcceptSuccesses(1)), ask(AcceptSuccesses(0))):
         for sentence in describe(expectation):
             for example in re.findall(r'"([^"]+)"', sentence):
                 assert not isinstance(understand(example, expectation), Unclear), example
     assert describe(dice) == ['the faces of 2 8-sided dice, like "four and one", or "roll for me"']
     assert 'like "four, nine and two"' in describe(ask(AcceptDice(12, 3, 3)))[0]
     assert describe(dice, "paused") == []
+    # an example the question takes: Slow Burn's one-die roll takes 0 or 1 success
+    assert describe(ask(AcceptSuccesses(1)))[0].endswith('like "one success"')
 
 
 @pytest.mark.parametrize("transcript, phrase", [

@@ -12,7 +12,7 @@ from narrator.understand.expect import (
     Expectation,
 )
 from narrator.understand.phrases import ANY_TIME, CONTROL, LIVE_CONTROLS
-from narrator.understand.words import spoken, spoken_list, with_article
+from narrator.understand.words import counted, spoken, spoken_list, with_article
 
 EXAMPLE_FACES = (4, 9, 2, 11, 6, 7, 3, 12, 5, 10, 1, 8)
 
@@ -88,7 +88,8 @@ def _answer(a) -> str:
         roll = f', or "{CONTROL["roll"].label}"' if a.can_roll else " (the table rolls these)"
         return what + roll
     if isinstance(a, AcceptSuccesses):
-        return f'a number of successes from 0 to {a.max}, like "three successes"'
+        example = counted(spoken(min(a.max, 3)), "success", "successes") if a.max else "none"
+        return f'a number of successes from 0 to {a.max}, like "{example}"'
     if isinstance(a, AcceptNumber):
         return f"a number from {a.min} to {a.max}"
     if isinstance(a, AcceptWords):
