@@ -78,8 +78,7 @@ class Grammar:
     def numeric(self) -> bool:
         """Whether the question takes numbers alone (dice, a count of successes, a number) and
         no word nor name, while asked: a transcript's nearest dice are then a fair guess."""
-        accepts = self.expectation.accepts if self.mode == "asking" and not self.free \
-            and self.expectation else ()
+        accepts = self._asked()
         return bool(accepts) and all(isinstance(a, (AcceptDice, AcceptNumber, AcceptSuccesses))
                                      for a in accepts)
 
@@ -119,9 +118,7 @@ class Grammar:
     def listed(self) -> tuple[str, ...]:
         """The words a question lists as its answers ("insight", "prowess", "resolve",
         "playbook"), while it is asked; none for free text."""
-        accepts = self.expectation.accepts if self.mode == "asking" and not self.free \
-            and self.expectation else ()
-        return tuple(dict.fromkeys(w for a in accepts if isinstance(a, AcceptWords)
+        return tuple(dict.fromkeys(w for a in self._asked() if isinstance(a, AcceptWords)
                                    for w in (*a.words, *a.numbered)))
 
     def matches(self, text: str) -> bool:
@@ -155,6 +152,12 @@ class Grammar:
         nor a control or a yes."""
         return bool(text) and self.mode in ("asking", "confirming") and isinstance(
             self._meaning(text), Text)
+
+    def _asked(self) -> tuple[Accept, ...]:
+        """What the question takes while it is asked (none while reading, paused, confirming or
+        spelling, nor for free text)."""
+        return self.expectation.accepts if self.mode == "asking" and not self.free \
+            and self.expectation else ()
 
     def _meaning(self, text: str):
         words = normalise(text).split()
