@@ -73,6 +73,19 @@ def test_spelled_letters_are_read_back_spelled_and_kept_after_a_yes():
     assert "Rick her dress" not in str(journal.lines)
 
 
+def test_what_a_name_was_heard_as_and_refused_is_told_to_the_ears_until_it_is_answered():
+    def refused(session) -> tuple[str, ...]:
+        return session.expectation.find(AcceptText).refused
+    session = play_intensity([("asking", "Rick her dress")])[2]
+    assert refused(session) == ("Rick her dress",)  # at its read-back: said again, refused
+    session = play_intensity([("asking", "Rick her dress"), ("confirming", "no"),
+                              ("asking", "Rick a dress")])[2]
+    assert refused(session) == ("Rick her dress", "Rick a dress")
+    session = play_intensity([("asking", "Rick her dress"), ("confirming", "no"),
+                              ("asking", "Rikard"), ("confirming", "yes"), ("asking", "main")])[2]
+    assert session.inputs[-2] == Text("Rikard") and refused(session) == ()  # the next: a trait
+
+
 def test_a_spelling_with_letters_that_sound_alike_is_offered_mended_from_how_it_was_heard():
     # festival's "B A D space T E M P E R" written "b a d space t d m p d r" (stop 39's run)
     transcript, _, session, *_ = play_intensity([

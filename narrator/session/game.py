@@ -88,8 +88,8 @@ class Session:
     def expectation(self) -> Expectation:
         """What is legal now (yes/no or a corrected answer while an input waits to be
         confirmed; keep or change while a change is offered). A free-text answer is told the
-        proper nouns it may hold: the script's ``names`` and those in the table's earlier
-        free-text answers."""
+        proper nouns it may hold (the script's ``names`` and those in the table's earlier
+        free-text answers) and what it was heard as here and not taken."""
         if self._offered is not None:
             return self._choosing()
         expected = self._confirming() if self._pending else self.rules.expects(self.state)
@@ -98,8 +98,8 @@ class Session:
         names = self.script.names + proper_nouns(i.text for i in self.inputs
                                                   if isinstance(i, Text))
         return replace(expected, accepts=tuple(
-            replace(a, names=a.names + names) if isinstance(a, AcceptText) else a
-            for a in expected.accepts))
+            replace(a, names=a.names + names, refused=tuple(self._heard_here))
+            if isinstance(a, AcceptText) else a for a in expected.accepts))
 
     @property
     def mode(self) -> str:

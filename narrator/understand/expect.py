@@ -62,10 +62,14 @@ class AcceptWords:
 class AcceptText:
     """Free text (names and labels); ``label`` says what it is. ``names``: proper nouns the
     answer may hold that a recogniser would not spell unaided (the game's factions and
-    districts, the names the table gave before); Whisper is prompted with them."""
+    districts, the names the table gave before); Whisper is prompted with them. ``refused``:
+    what was heard by voice at this question and not taken (read back and refused, or said
+    again over its read-back): the answer said again is not heard as one of those if Whisper
+    has another way to write it."""
 
     label: str = "text"
     names: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
 
 
 Accept = Union[AcceptContinue, AcceptDice, AcceptSuccesses, AcceptNumber, AcceptWords, AcceptText]

@@ -111,9 +111,17 @@ class Grammar:
 
     def names(self) -> tuple[str, ...]:
         """The proper nouns a free-text answer now may hold (``AcceptText.names``)."""
+        return self._text_field("names")
+
+    def refused(self) -> tuple[str, ...]:
+        """What a free-text answer was heard as at this question and not taken
+        (``AcceptText.refused``)."""
+        return self._text_field("refused")
+
+    def _text_field(self, field: str) -> tuple[str, ...]:
         accepts = self.expectation.accepts if self.free and self.expectation else ()
         return tuple(dict.fromkeys(n for a in accepts if isinstance(a, AcceptText)
-                                   for n in a.names))
+                                   for n in getattr(a, field)))
 
     def listed(self) -> tuple[str, ...]:
         """The words a question lists as its answers ("insight", "prowess", "resolve",

@@ -81,8 +81,11 @@ wrote "clock" as "back", then the same word again as "Yes.", and the game was ta
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A short
 one that "spell it" explains nearly as well (``_free``) is that control, a guess: espeak-ng's
-"spell it" was written "Elliot." or "Damn it." and read back as a name. A spelled
-one (mode "spelling") is decoded with every token but single letters, "space" and punctuation
+"spell it" was written "Elliot." or "Damn it." and read back as a name. Said again after the
+table refused what was heard (``AcceptText.refused``), the answer is not heard as that again
+while Whisper has another way to write it (``_heard_anew``): Whisper writes the same words the
+same way each time, and the table typed what it could not get said. A spelled one (mode
+"spelling") is decoded with every token but single letters, "space" and punctuation
 suppressed (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are
 the phrase ("QUI, CK." → "q u i c k"), mended by the answer said aloud before it, when the
 same question was last answered aloud (``respell``: "B U D A P S T" and "Budapest" written "Do
@@ -104,6 +107,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
@@ -254,8 +258,9 @@ class Whisper:
         self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
         self._asked_about: np.ndarray | None = None  # the frames of the last answer or
         # command heard: what a read-back or "Did you say ...?" asks about (``said_again``)
-        self._spoken: tuple | None = None  # the last free text said aloud: (the question's
-        # free-text answers, its encoder output, its transcript) (``respelled``)
+        self._spoken: tuple | None = None  # the free text said aloud at this question: (the
+        # question's free-text answers, [(encoder output, transcripts) of each saying])
+        # (``respelled``, ``_heard_anew``)
         self._spelled: list[str] = []  # the last spelling's letters, best first, as each of
         # Whisper's hypotheses has them (``respelled``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
@@ -305,11 +310,13 @@ class Whisper:
         begin = time.perf_counter()
         ahead, self._ahead = self._ahead, None
         pcm, self._audio = b"".join(self._audio), []
-        text, confidence, free, seconds, said, speech = (
+        text, confidence, free, seconds, said, saying = (
             ahead.result() if ahead is not None else self._decode_pcm(pcm, self._grammar))
         text, confidence, free = self._not_said_again(text, confidence, free, said)
-        if self._grammar is not None and self._grammar.text_answer(text):
-            self._spoken = (_texts_asked(self._grammar), speech, free)
+        grammar = self._grammar
+        if grammar is not None and grammar.text_answer(text):  # a first saying starts anew
+            earlier = self._said_here(grammar) if grammar.refused() else []
+            self._spoken = (_texts_asked(grammar), earlier + [saying])
         return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
                      free=free, seconds=seconds)
 
@@ -344,24 +351,25 @@ class Whisper:
         encoded = self._encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
         speech = _speech(encoded, samples, self._model.model.n_mels)
-        text, confidence, free = self.decode(samples, grammar, noisy, encoded)
+        text, confidence, free, transcripts = self.decode(samples, grammar, noisy, encoded)
         cleaned = (self._clean(pcm) if noisy and confidence < SECOND_BELOW
                    and not grammar.free else None)
         if cleaned is not None:
             again = self.decode(_samples(cleaned), grammar, noisy)
             if again[1] > confidence:
-                text, confidence, free = again
-        return text, confidence, free, len(pcm) / 2 / RATE, said, speech
+                text, confidence, free, _ = again
+        return text, confidence, free, len(pcm) / 2 / RATE, said, (speech, transcripts)
 
     def respelled(self, text: str, grammar) -> str:
         """A whole spelling's letters ("b u d a p s t") mended by the same question's answer
         last said aloud (``respell``: each spelling scored as that answer's transcript, Whisper's
         other hypotheses of the letters among the first changes); as they are when it was not
         said aloud."""
-        spoken = self._spoken
-        if not text or spoken is None or spoken[0] != _texts_asked(grammar):
+        said = self._said_here(grammar)
+        if not text or not said:
             return text
-        _, speech, transcript = spoken
+        speech, transcripts = said[-1]
+        transcript = once(transcripts[0])
 
         climb = Climb()
 
@@ -376,6 +384,13 @@ class Whisper:
         mended = respell(written(text), score,
                          self._score(speech, self._head, [[transcript]])[0], guesses)
         return " ".join(SPACE if c == " " else c for c in mended)
+
+    def _said_here(self, grammar) -> list[tuple[np.ndarray, list[str]]]:
+        """The free-text answers said aloud at ``grammar``'s question, first to last (each
+        one's encoder output over its speech and Whisper's transcripts of it, best first); none
+        at another question."""
+        spoken = self._spoken
+        return list(spoken[1]) if spoken and spoken[0] == _texts_asked(grammar) else []
 
     def _clean(self, pcm: bytes) -> bytes | None:
         """The utterance cleaned by RNNoise (one denoiser, reset for each utterance); None in
@@ -400,13 +415,13 @@ class Whisper:
         return self._model.model.encode(view, to_cpu=True)
 
     def decode(self, samples: np.ndarray, grammar, noisy: bool = False, encoded=None
-               ) -> tuple[str, float, str]:
-        """(the best legal phrase, its confidence, the free transcript) for one utterance; the
-        phrase is "" (confidence 0) when there is none to choose from. ``noisy``: it was said
-        in a noisy room (``noisy_room`` of the raw audio); ``encoded``: the samples already
-        through the encoder. Unless that was sure, a question that lists its answers decodes
-        it once more with them as Whisper's prompt: an answer so heard more confidently (and
-        at LISTED_AT at least) is kept instead."""
+               ) -> tuple[str, float, str, list[str]]:
+        """(the best legal phrase, its confidence, the free transcript, Whisper's transcripts)
+        for one utterance; the phrase is "" (confidence 0) when there is none to choose from.
+        ``noisy``: it was said in a noisy room (``noisy_room`` of the raw audio); ``encoded``:
+        the samples already through the encoder. Unless that was sure, a question that lists
+        its answers decodes it once more with them as Whisper's prompt: an answer so heard
+        more confidently (and at LISTED_AT at least) is kept instead."""
         encoded = self._encode(samples) if encoded is None else encoded
         heard = self._decode(samples, grammar, noisy, encoded, self._names_prompt(grammar))
         if heard[1] < SECOND_BELOW and (listed := self._listed_prompt(grammar)):
@@ -416,27 +431,29 @@ class Whisper:
         return heard
 
     def _decode(self, samples: np.ndarray, grammar, noisy: bool, encoded, prompt: list[int],
-                weigh: bool = True) -> tuple[str, float, str]:
-        """``decode`` after Whisper's previous-text ``prompt``. Not ``weigh``: the prompt
+                weigh: bool = True) -> tuple[str, float, str, list[str]]:
+        """``decode`` after Whisper's previous-text ``prompt``."""
+        spelling = grammar is not None and grammar.mode == "spelling"
+        asked = ([] if spelling else prompt) + self._head
+        held = {"suppress_tokens": self._not_letters} if spelling else {}
+        free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
+        if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
+            self._spelled = [" ".join(letter_words(text)) for text in free]
+            said = self._spelled[0] if free else ""
+            return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
+        return (*self._meant(free, samples, grammar, noisy, encoded, weigh), free)
+
+    def _meant(self, free: list[str], samples: np.ndarray, grammar, noisy: bool, encoded,
+               weigh: bool) -> tuple[str, float, str]:
+        """What Whisper's transcripts ``free`` mean (``decode``). Not ``weigh``: the prompt
         leans Whisper to some phrases (the listed words), so what its transcripts say is only
         proposed and always scored unprompted, with no awaited phrases added (the first
         decoding weighed those): after "..., Pass, ..." flite slt's "pause" was written
         "Pass,", the only legal transcript."""
         head = self._head
-        spelling = grammar is not None and grammar.mode == "spelling"
-        asked = ([] if spelling else prompt) + head
-        held = {"suppress_tokens": self._not_letters} if spelling else {}
-        result = self._model.model.generate(
-            encoded, [asked], beam_size=BEAM, num_hypotheses=BEAM,
-            max_length=len(asked) + (SPELL_TOKENS if spelling else MAX_TOKENS), **held)[0]
-        free = [self._tok.decode(ids).strip() for ids in result.sequences_ids]
         best = free[0] if free else ""
-        if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
-            self._spelled = [" ".join(letter_words(text)) for text in free]
-            said = self._spelled[0] if free else ""
-            return said, (1.0 if said else 0.0), once(best)
         if grammar is not None and grammar.free and best:
-            return self._free(once(best), grammar, encoded, samples)
+            return self._free(free, grammar, encoded, samples)
         if grammar is None or not best:
             return once(best), (1.0 if best else 0.0), once(best)
         said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
@@ -466,19 +483,59 @@ class Whisper:
                 return alike[0], GUESSED, once(best)
         return chosen, confidence, once(best)
 
-    def _free(self, said: str, grammar, encoded, samples: np.ndarray
+    def _free(self, free: list[str], grammar, encoded, samples: np.ndarray
               ) -> tuple[str, float, str]:
         """A free-text answer: the transcript as it is (sure), or "spell it" (a guess) when
         that is live, the transcript is short and no control phrase, and "spell it" explains
         the audio within SPELL_REACH of it: Whisper wrote espeak-ng's "spell it" as a name
-        ("Elliot.", "Damn it."), which was read back, refused, and said again."""
-        spell_it = control_label(SPELL)
-        if SPELL not in live_controls(grammar.mode) or len(said.split()) > SPELL_WORDS \
-                or is_command(said):
+        ("Elliot.", "Damn it."), which was read back, refused, and said again. A transcript
+        the table refused at this question is heard anew (``_heard_anew``), a yes or no too
+        while nothing is read back (flite slt's "Ash" written "S.", refused, then "Yes.")."""
+        said = once(free[0])
+        if not grammar.text_answer(said):  # a control live now
             return said, 1.0, said
         speech = _speech(encoded, samples, self._model.model.n_mels)
-        own, spell = self._score(speech, self._head, [[said], self._forms(spell_it)])
-        return (spell_it, GUESSED, said) if spell >= own - SPELL_REACH else (said, 1.0, said)
+        if SPELL in live_controls(grammar.mode) and len(said.split()) <= SPELL_WORDS \
+                and not is_command(said):
+            own, spell = self._score(speech, self._head, [[said], self._forms(control_label(
+                SPELL))])
+            if spell >= own - SPELL_REACH:
+                return control_label(SPELL), GUESSED, said
+        refused = {normalise(t) for t in grammar.refused()}
+        anew = self._heard_anew(free, speech, grammar, refused) \
+            if normalise(said) in refused else None
+        return (anew or said), 1.0, said
+
+    def _heard_anew(self, free: list[str], speech: np.ndarray, grammar, refused: set[str]
+                    ) -> str | None:
+        """An answer written as the table refused it at this question, said again: of
+        Whisper's transcripts of this saying and of the earlier ones here (``_said_here``),
+        but those refused and the controls, the one likeliest over all those sayings (their
+        log probabilities summed); None when there is no other. flite awb's "Use a hostage
+        to get in", written "User hostage to get in" twice, and refused, is so heard as
+        said; Festival's "Retired cop, Birmingham" is "Richard Cobb Birmingham" to each saying
+        alone."""
+        earlier = self._said_here(grammar)
+        heard = free + [t for _, transcripts in earlier for t in transcripts]
+        written: dict[str, list[str]] = {}
+        for text in map(once, heard):
+            said = normalise(text)
+            if said and said not in refused and not is_command(text):
+                written.setdefault(said, []).append(text)
+        if not written:
+            return None
+        spellings = [list(dict.fromkeys(w)) for w in written.values()]
+        total = sum(np.array(self._score(e, self._head, spellings))
+                    for e in [speech] + [e for e, _ in earlier])
+        return spellings[int(np.argmax(total))][0]
+
+    def _beam(self, encoded, asked: list[int], tokens: int, **held) -> list[str]:
+        """Whisper's BEAM best transcripts of ``encoded`` after ``asked`` (prompt and head),
+        at most ``tokens`` long, best first."""
+        result = self._model.model.generate(encoded, [asked], beam_size=BEAM,
+                                            num_hypotheses=BEAM,
+                                            max_length=len(asked) + tokens, **held)[0]
+        return [self._tok.decode(ids).strip() for ids in result.sequences_ids]
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
@@ -611,7 +668,7 @@ def _speech(encoded, samples: np.ndarray, n_mels: int) -> np.ndarray:
 def _texts_asked(grammar) -> tuple:
     """The free-text answers a grammar's question takes (which question a spelling answers)."""
     accepts = grammar.expectation.accepts if grammar.expectation is not None else ()
-    return tuple(a for a in accepts if isinstance(a, AcceptText))
+    return tuple(replace(a, refused=()) for a in accepts if isinstance(a, AcceptText))
 
 
 def _longest(sequences) -> list[tuple[int, ...]]:
