@@ -44,7 +44,9 @@ question is asked or to interrupt:
   each player's speech (``--noise pink``: pink noise instead, a fan or a busy room's hum);
   with a bed, every player's voice is brought to the same loudness first.
 
-A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted.
+A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted; a
+change of voice no one said ("Speaking at 1.9 times the normal rate." after "desperate") is a
+wrong action.
 Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
 The run's folder (printed as it starts) keeps the narrator's ``events.jsonl`` and the players'
 ``players.jsonl`` (each utterance: when, which voice, what). ``--record WAV`` keeps what the
@@ -122,6 +124,8 @@ QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard 
 CHECK = ("Did you say", "Yes or no.")  # narrator.session.loop: an unsure "go back" asked about
 NOT_QUITTING = "Not quitting."
 BACK, ROLL = ({"type": "Control", "name": name, "arg": None} for name in ("back", "roll"))
+#: what the narrator says when its voice changed (narrator.session.loop, ``adjust``)
+VOICE_CHANGED = ("Speaking at ", "Volume ")
 
 
 # --------------------------------------------------------------------------- the plan
@@ -692,7 +696,7 @@ class Players:
         ``said``: the words, when said (the wait after them counts), None when typed."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "check": False, "ended": False, "choice": None,
-                               "undone": False}
+                               "undone": False, "changed": None}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -713,6 +717,11 @@ class Players:
                 got["doubt"] = True
             elif checking(event):
                 got["check"] = True
+            elif event["event"] == "said" and event["text"].startswith(VOICE_CHANGED):
+                got["changed"] = event["text"]
+        if got["changed"] and said is not None and said != (got["heard"] or {}).get("name"):
+            self.wrong(f"{self.voice} said {said!r}, heard {got['heard_text']!r}: "
+                       f"{got['changed']}")
         self.pending = question
         if question is not None:
             got["mode"] = question.get("mode")

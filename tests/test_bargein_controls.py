@@ -31,10 +31,13 @@ def test_slower_or_faster_while_reading_is_captioned_and_the_reading_goes_on(wor
     assert "Roll two dice three times." in mouth.spoken
 
 
-def test_an_unsure_change_of_voice_is_shown_and_acts_only_when_said_again():
+def test_an_unsure_change_of_voice_is_shown_and_acts_only_when_said_again_over_the_reading():
     """Whisper wrote espeak-ng's "desperate" "faster" (0.43, unsure) at a question, and
     "smoother." "slower" (0.11) over the narration: each changed the narrator's speed. Unsure
-    once, it is said back (at a question) or shown (over the reading); said again, it acts."""
+    once, it is said back (at a question) or shown (over the reading); said again over the
+    reading, it acts. At a question, heard unsure again, it is a miss: the answer said again
+    was written the same way (stop 70's Blades run: "Master it." twice, the reading sped up);
+    said sure there, it acts."""
     transcript, _, _, mouth, _, _ = play([("reading", "slower", False), ("asking", "next")])
     assert 'Heard "slower"? Say it again to be sure.' in transcript
     assert "times the normal rate" not in transcript and mouth.stops == 0
@@ -45,8 +48,13 @@ def test_an_unsure_change_of_voice_is_shown_and_acts_only_when_said_again():
                                           ("asking", "next")])
     assert 'Heard "faster"? Say it again to be sure.' in mouth.spoken
     assert "times the normal rate" not in transcript
+    transcript, _, _, mouth, _, _ = play([("reading", "next"), ("asking", "faster", False),
+                                          ("asking", "faster", False), ("asking", "next")])
+    assert "times the normal rate" not in transcript
+    assert "Didn't catch that." in transcript and "unclear" in mouth.earcons
+    assert "Not sure enough to change the voice: it stays as it is." in transcript
     transcript, *_ = play([("reading", "next"), ("asking", "faster", False),
-                           ("asking", "faster", False), ("asking", "next")])
+                           ("asking", "faster"), ("asking", "next")])
     assert "Speaking at 1.2 times the normal rate." in transcript
 
 

@@ -339,6 +339,27 @@ def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_
     assert [words for words, *_ in said] == ["4", "yes", "4"]
 
 
+def test_a_change_of_voice_no_one_said_is_a_wrong_action(tmp_path, monkeypatch):
+    """Stop 70's Blades run: espeak-ng's "desperate", heard "faster" twice, sped the reading
+    up; the run counted no wrong action. Heard so once and said back, it is a miss."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    desperate = {"type": "Word", "word": "desperate", "number": None}
+    faster = {"type": "Control", "name": "faster", "arg": None}
+    said, tally = answered(bench, tmp_path, [bench.Step("desperate", desperate, [desperate])], [
+        [{"event": "heard", "mode": "asking", "meaning": faster, "text": "faster"},
+         {"event": "said", "kind": "prompt", "text": f'Heard "faster"? {bench.DOUBT}'},
+         {"event": "expect", "mode": "asking"}],
+        [{"event": "heard", "mode": "asking", "meaning": faster, "text": "faster"},
+         {"event": "earcon", "name": "accepted"},
+         {"event": "said", "kind": "info", "text": "Speaking at 1.9 times the normal rate."},
+         {"event": "expect", "mode": "asking"}],
+        [{"event": "applied", "input": desperate}, {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said] == ["desperate"] * 3
+    assert tally.wrong == 1 and tally.first == 0
+    assert any(f.startswith("WRONG") and "Speaking at 1.9" in f for f in tally.findings)
+
+
 def test_an_answer_said_over_a_read_back_and_taken_gets_no_reply(tmp_path, monkeypatch):
     """At 10 dB table talk was read back as "next", the player's own "next" said over the
     read-back was heard as its "yes", and the game went on; the table still said "yes", then

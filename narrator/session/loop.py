@@ -21,6 +21,7 @@ from narrator.voice.unanswered import left_unanswered
 PAUSED = "Paused. Say resume to go on."
 LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
 MISSED = "Didn't catch that."
+VOICE_KEPT = "Not sure enough to change the voice: it stays as it is."
 #: asked when "quit" is heard by voice (a misheard word must not end the session); typed, it quits
 QUIT_CHECK = "Save and quit? Yes or no."
 NOT_QUITTING = "Not quitting."
@@ -29,7 +30,8 @@ READING_CONTROLS = live_controls("reading")
 #: controls that change how the narrator sounds
 VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 #: what changes the game, the session or the narrator's voice: acted on when unsure only if
-#: heard twice (Whisper wrote espeak-ng's "desperate" "faster", 0.43: the reading sped up)
+#: heard twice (Whisper wrote espeak-ng's "desperate" "faster", 0.43: the reading sped up);
+#: a change of voice, not so while a question waits (``_voice_misheard``)
 WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words + VOICE_CONTROLS
 #: ... of which the commands are asked about aloud, and a yes acts on them
 CHECKED = ("back", "roll")
@@ -215,6 +217,9 @@ class Table:
         meaning = heard.meaning
         if isinstance(meaning, Unclear):
             return self.miss(heard, "asking")
+        if self._voice_misheard(heard):
+            self._doubt = None
+            return self.miss(replace(heard, meaning=Unclear(heard.text, VOICE_KEPT)), "asking")
         self.misses = 0
         doubt = self.doubtful(heard)
         if doubt is None:
@@ -276,6 +281,16 @@ class Table:
         if not self._first_hearing(said, weighty and not heard.sure):
             return None
         return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]
+
+    def _voice_misheard(self, heard: Utterance) -> bool:
+        """Whether ``heard`` is a change of voice heard unsure again while a question waits:
+        no confirmation there, but an answer said again and written the same way (espeak-ng's
+        "desperate", "Master it." both times at Blades' action roll, scored "faster" 0.35 and
+        0.44: the reading sped up). A change of voice said at a question is written as said
+        and sure; over the reading, heard twice, it acts."""
+        name = _control_name(heard.meaning)
+        return name in VOICE_CONTROLS and not heard.sure and self._doubt == name \
+            and self.session.mode == "asking"
 
     def _first_hearing(self, word: str | None, doubtful: bool) -> bool:
         """Whether ``word``, heard ``doubtful``, waits to be heard again before it acts (it is

@@ -237,9 +237,11 @@ class DelayTracker:
         self._missed = 0  # estimates since, with the narrator playing, that did not find it
 
     def observe(self, frame: np.ndarray, at: float) -> None:
-        """Keep a captured frame (float32, heard from ``at``); estimate when it is time."""
+        """Keep a captured frame (float32, heard from ``at``); estimate when it is time, from
+        half a WINDOW of capture on (a microphone opened as the narration began: found half a
+        second in, not a second)."""
         self._capture.append(frame)
-        if at - self._last < EVERY or len(self._capture) < self._capture.maxlen:
+        if at - self._last < EVERY or len(self._capture) < self._capture.maxlen // 2:
             return
         self._last = at
         capture = np.concatenate(self._capture)
@@ -260,6 +262,11 @@ class DelayTracker:
         self.estimates.append((seconds, peak))
         if (peak >= SURE_PEAK or agreed) and abs(seconds - self.seconds) > FOLLOW:
             self.seconds = seconds
+
+    def earlier(self) -> np.ndarray:
+        """The capture kept before the frame last observed (up to WINDOW seconds)."""
+        frames = list(self._capture)[:-1]
+        return np.concatenate(frames) if frames else np.zeros(0, np.float32)
 
     def shift(self, seconds: float) -> None:
         """The capture's time stamps moved by ``seconds`` while the sound did not (its clock
@@ -449,12 +456,39 @@ class EchoCanceller:
             self.delay.shift(moved - self._moved)
             self._moved = moved
         near = np.frombuffer(frame, np.int16)
-        lag = self.delay.seconds
+        found, lag = self.delay.found, self.delay.seconds
         self.delay.observe(near.astype(np.float32) / 32768.0, at)
-        if self.delay.seconds != lag:
+        if self.delay.found and not found:
+            self._catch_up(at)
+        elif self.delay.seconds != lag:
             self.linear.recall()
         if not self.delay.audible(at):
             return Cleaned(frame, frame)
+        gate, heard, echo = self._cancel(near, at)
+        tail = frame[len(gate):]  # less than a step: as captured
+        gate = bytes(gate) + tail
+        # not yet converged (or never, in this room): the recogniser hears AEC3's output
+        heard = bytes(heard) + tail if self.linear.converged else gate
+        self.recent.keep(at, np.frombuffer(heard, np.int16) / 32768.0, echo)
+        return Cleaned(heard, gate)
+
+    def _catch_up(self, at: float) -> None:
+        """The narrator was just found in the capture (at ``at``): AEC3 and the linear filter
+        learn from what the tracker kept of the capture before, the narration they were not
+        given, so a clear echo is cancelled from then on, not heard through AEC3's suppression
+        for seconds more while the filter learns (a table's "pause" a second into a session
+        reached the recogniser so, or as captured, and was lost: docs/speech-in.md, stop
+        70)."""
+        earlier = self.delay.earlier()
+        count = len(earlier) // STEP * STEP
+        if count:
+            near = np.round(earlier[len(earlier) - count:] * 32768.0).astype(np.int16)
+            self._cancel(near, at - count / RATE)
+
+    def _cancel(self, near: np.ndarray, at: float) -> tuple[bytearray, bytearray, np.ndarray]:
+        """``near`` (int16, captured from ``at``), each whole STEP of it through AEC3 (the
+        gate) and the linear filter (heard, never louder than captured), and the echo's
+        reference over it."""
         lead = round(LEAD * RATE)  # one read: the echo's own span, and LEAD ahead of it
         played = self.reference.read(at - self.delay.seconds, lead + len(near))
         echo, far = played[:len(near)], played[lead:]
@@ -470,12 +504,7 @@ class EchoCanceller:
             worse = _level(left) > _level(captured)  # never worse than none
             heard += (near[i:i + STEP].tobytes() if worse
                       else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
-        tail = frame[len(gate):]  # less than a step: as captured
-        gate = bytes(gate) + tail
-        # not yet converged (or never, in this room): the recogniser hears AEC3's output
-        heard = bytes(heard) + tail if self.linear.converged else gate
-        self.recent.keep(at, np.frombuffer(heard, np.int16) / 32768.0, echo)
-        return Cleaned(heard, gate)
+        return gate, heard, echo
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))
