@@ -342,11 +342,17 @@ def test_dice_whisper_writes_as_words_near_no_listed_phrase_are_read_back(clip_d
     """Two dice or more are too many phrases to list, so an answer Whisper wrote as other
     words ("to foreign free", "Do 3N1.", "Date and Free.") had only the controls near it and
     was missed. The dice nearest its words are weighed too: heard, unsure (read back); talk
-    at that question stays talk."""
+    at that question stays talk. (Whisper's int8 kernels differ from machine to machine: on
+    AVX2 alone it writes "two, three and one" and "eight and three" as said, and sure.)"""
     count = len(said.split()) - 1
     asked = Expectation(Line("ask"), (AcceptDice(sides, count, count),))
-    got = hear_file(whisper, clips.make_clip(clip_dir, said, None, voice).path, asked)
-    assert got["command"] == command_of(understand(said, asked)) and not got["sure"], got
+    clip = clips.make_clip(clip_dir, said, None, voice)
+    got = hear_file(whisper, clip.path, asked)
+    samples = np.frombuffer(read_pcm(clip.path), np.int16).astype(np.float32) / 32768
+    grammar = grammars.build(asked, whisper.known)
+    written = whisper.decode(samples, grammar)[2]
+    assert got["command"] == command_of(understand(said, asked)), (written, got)
+    assert grammar.matches(written) or not got["sure"], (written, got)
     talk = [clips.make_clip(clip_dir, line, None, voice) for line in clips.TABLE_TALK[:8]]
     assert not [c.phrase for c in talk if hear_file(whisper, c.path, asked)["command"]]
 
