@@ -317,6 +317,7 @@ class Mic:
         self._captured: queue.Queue[tuple[float, bytes, float] | None] = queue.Queue(
             maxsize=400)
         self._canceller: threading.Thread | None = None
+        self._closing = threading.Event()  # set by ``close``: the canceller stops at once
         if echo is not None:
             self._canceller = threading.Thread(target=self._cancel, name="echo-cancel",
                                                daemon=True)
@@ -365,11 +366,24 @@ class Mic:
             self.dropped += 1
 
     def _cancel(self) -> None:
-        """Echo-cancel each captured frame as it comes (until ``close``)."""
-        while (captured := self._captured.get()) is not None:
+        """Echo-cancel each captured frame as it comes, until ``close`` (frames still waiting
+        then are left: the program may be tearing the canceller down as it exits; one such
+        frame printed a traceback after a session was saved). A canceller that fails hands
+        on the frames as captured from then on, said once on stderr: the table is still
+        heard."""
+        failed = False
+        while (captured := self._captured.get()) is not None and not self._closing.is_set():
             at, frame, moved = captured
+            heard = gate = frame
+            if not failed:
+                try:
+                    heard, gate = self.echo.clean(frame, at, moved)
+                except Exception as exc:  # any: livekit fails by assertion as well
+                    failed = True
+                    print(f"narrator: echo cancellation stopped ({type(exc).__name__}: "
+                          f"{exc}); the narrator's own voice may cover what the table says "
+                          f"while it reads.", file=sys.stderr)
             try:
-                heard, gate = self.echo.clean(frame, at, moved)
                 self._frames.put_nowait((at, heard, None if gate is heard else gate))
             except queue.Full:
                 self.dropped += 1
@@ -419,6 +433,7 @@ class Mic:
         for good, so it is aborted (no draining) on a helper thread, waited for at most a
         second (``streams.close_stream``)."""
         streams.close_stream(self._stream)
+        self._closing.set()
         if self._canceller is not None:  # it ends now, not killed mid-frame at exit
             while True:
                 try:
