@@ -956,6 +956,7 @@ class Run:
     narration: float
     speech: float
     own: float  # seconds the table waited of its own accord while the narrator was quiet
+    tracebacks: int = 0  # Python tracebacks the narrator printed (a user must never see one)
 
 
 def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
@@ -1030,7 +1031,9 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
         wall = stream.events[-1]["t"] - stream.events[0]["t"]
     spans = [(e["start"], e["end"]) for e in spoken]
     own = sum(outside(held, spans) for held in players.tally.held)
-    return Run(game, snr, noise, done, players.tally, wall, narration, room.spoken, own)
+    printed = (work / "narrator.out").read_text(errors="replace")
+    return Run(game, snr, noise, done, players.tally, wall, narration, room.spoken, own,
+               printed.count("Traceback (most recent call last)"))
 
 
 def recording(path: Path, env: dict) -> subprocess.Popen:
@@ -1086,6 +1089,7 @@ def report(run: Run) -> str:
         ("... and the table's own pauses", f"{run.wall:.0f} s / {timed:.0f} s = "
          f"{ratio(run.wall, timed)} (it waits {REACTION:g} s before each utterance, 1 s after "
          f"\"Paused\")"),
+        ("Python tracebacks printed", run.tracebacks),
         ("reached its end", "yes" if run.completed else "no"),
         ("completed by voice alone", "yes" if by_voice else "no"),
     ]

@@ -164,8 +164,9 @@ def test_the_table_report_names_its_slowest_waits_and_ends_with_the_summary_line
     bench = bench_table()
     waits = [(0.2, "flite:slt 'yes'"), (1.1, "flite:awb 'B. U. D.'"), (0.4, "espeak:en-us 'no'")]
     tally = bench.Tally(needed=3, first=3, waits=waits)
-    run = bench.Run("half-chance", None, "babble", True, tally, 12.0, 8.0, 2.0, 2.0)
+    run = bench.Run("half-chance", None, "babble", True, tally, 12.0, 8.0, 2.0, 2.0, 1)
     lines = bench.report(run).splitlines()
+    assert any(line.split() == ["Python", "tracebacks", "printed", "1"] for line in lines)
     assert any("12 s / 10 s = 1.20x" in line for line in lines)  # narration + speech
     assert any("12 s / 12 s = 1.00x" in line for line in lines)  # and the table's own pauses
     slow = [line.strip() for line in lines if line.strip().startswith("slow:")]
@@ -469,6 +470,7 @@ def test_a_table_plays_by_voice_through_the_room(table, game, start, steps, tmp_
                               out=tmp_path / "clips", typing=False)
     shown = table.report(run)
     assert run.tally.wrong == 0, shown  # never an input the table did not give
+    assert run.tracebacks == 0, shown
     assert run.completed, shown  # every answer taken as planned, by voice alone
     if run.tally.first < 0.9 * run.tally.needed:
         # issue 16 is open on this: some words are still missed by some voices (15/17 in
