@@ -147,16 +147,19 @@ class LiveEars:
     def _our_cue(self, heard: Utterance) -> bool:
         """Whether ``heard``, just heard, ended while an earcon played (or just after), and
         began with it: a word said before the earcon and ending with it is the table's, and so
-        is any word when the microphone cannot hear the narrator (headphones), a phrase the
-        recogniser is sure of and wrote as such, and one Whisper is surer of than it ever was
-        of an earcon (EARCON_HEARD): an earcon heard is written as filler ("You.", "Beep.") and
-        scored low. "Repeat." said into the listening earcon, sure, and "pause" begun in the
-        prompt before it, unsure (the endpointer heard it start only as the narrator stopped),
-        had been left."""
+        is any word when the microphone cannot hear the narrator (headphones) or its echo
+        canceller has found the narrator there (and takes our earcons out with it: in 34 table
+        runs, all five utterances left so were a player's "pause"), a phrase the recogniser is sure
+        of and wrote as such, and one Whisper is surer of than it ever was of an earcon
+        (EARCON_HEARD): an earcon heard is written as filler ("You.", "Beep.") and scored low.
+        "Repeat." said into the listening earcon, sure, and "pause" begun in the prompt before
+        it, unsure (the endpointer heard it start only as the narrator stopped), had been
+        left."""
         ended = getattr(self.voice, "ended_at", None)
         last = getattr(self.voice, "last", None)  # as decoded (ears that say)
         source = getattr(self.voice, "source", None)
-        if ended is None or last is None or not getattr(source, "hears_narrator", True):
+        if (ended is None or last is None or not getattr(source, "hears_narrator", True)
+                or getattr(source, "cancels_narrator", False)):
             return False
         if heard.sure and last.free and carries(last.free, last.text):
             return False

@@ -403,6 +403,12 @@ class Mic:
         without a canceller (nothing tells)."""
         return self.echo is None or not self.echo.delay.deaf
 
+    @property
+    def cancels_narrator(self) -> bool:
+        """Whether the echo canceller has found the narrator's voice in this microphone, and
+        so takes it out, our earcons with it (they are played as the narration is)."""
+        return self.echo is not None and self.echo.delay.found
+
     def echo_likeness(self, start: float, end: float) -> float | None:
         """How much of what the recogniser heard from ``start`` to ``end`` (capture times) is
         the narrator's voice leaking through the canceller (``echo_likeness.Recent``); None
