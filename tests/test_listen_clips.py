@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import queue
+import threading
 import time
 
 import numpy as np
@@ -563,6 +564,20 @@ def test_ears_load_their_engine_in_the_background_and_then_are_ready(tmp_path, m
     ears = Ears(lambda: load_recognizer("whisper"), Frames(QUIET))
     assert ears.wait_ready(timeout=60)
     assert ears.engine == "pocketsphinx" and "pip install" in ears.notice
+
+
+def test_what_the_table_says_while_the_engine_loads_is_heard_once_it_has(clip_dir, sphinx):
+    three = clips.make_clip(clip_dir, "three", "dice 3", "flite:rms")
+    loaded = threading.Event()
+
+    def load():  # a recogniser that takes a while to load, as Whisper does at a session's start
+        assert loaded.wait(timeout=30)
+        return sphinx, None
+
+    ears = Ears(load, Frames(read_pcm(three.path) + QUIET))
+    threading.Timer(0.5, loaded.set).start()
+    heard = ears.listen(Expectation(Line("ask"), (AcceptDice(6, 1, 1),)), timeout=30)
+    assert heard is not None and heard.meaning == Dice((3,))
 
 
 def test_a_broken_model_file_names_the_package_to_reinstall(tmp_path):

@@ -37,8 +37,10 @@ said at a read-back too (not the yes or no that replies to it).
 
 In ``wake`` listening every phrase starts with "narrator"; in ``push`` a key opened the window.
 The recogniser loads in a background thread (``ready``, ``wait_ready``); until it is ready the
-microphone is read and dropped. When the engine asked for cannot load, the next one is used and
-``notice`` says so (the session speaks it).
+microphone is not read, so what the table says meanwhile waits in it (the microphone keeps 12 s)
+and is heard once it has loaded: a "pause" said in the first seconds of a session was lost.
+When the engine asked for cannot load, the next one is used and ``notice`` says so (the session
+speaks it).
 """
 
 from __future__ import annotations
@@ -316,6 +318,9 @@ class Ears:
         if mode != "spelling":
             self._spelled = None
         while deadline is None or self.clock() < deadline:
+            if not self._ready.is_set():  # loading: the source keeps what is said meanwhile
+                self._ready.wait(0.1)
+                continue
             try:
                 frame = self.source.read(timeout=0.1)
             except EOFError:
