@@ -3,7 +3,8 @@ said aloud before it (``narrator/voice/respell.py``).
 
 The names are the free-text answers of the five golden playthroughs of at most two words and
 16 letters, each under its own question (label and names).
-Each of the table bench's voices spells each name ("B. U. D. A. P. E. S. T."):
+Each of the table bench's voices spells each name ("B. U. D. A. P. E. S. T."; ``--radio``:
+with the radio alphabet, "Bravo. Uniform. Delta. ..."):
 
 * alone: nothing said aloud at that question before;
 * after the name said aloud at the same question (what a table does: the name, refused at its
@@ -11,10 +12,12 @@ Each of the table bench's voices spells each name ("B. U. D. A. P. E. S. T."):
 * after another answer said aloud at that question (talk taken as the answer): a spelling
   must not be changed towards it.
 
-Prints, for each, the names right of all, the spellings right alone that were changed, and
-the time to hear a spelling (p50 / p95 / most)::
+A spelling is heard by the live ears (``Ears.listen`` in mode "spelling", over the clip between
+quiet), so one longer than Whisper's 10 s window is parted between letters past 6 s and
+joined, as at a table. Prints, for each, the names right of all, the spellings right alone that
+were changed, and the time to hear a spelling (the ears' work on the clip, p50 / p95 / most)::
 
-    python bench/spelled.py [--voices flite:slt,flite:rms]
+    python bench/spelled.py [--voices flite:slt,flite:rms] [--radio]
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import re
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -29,14 +33,16 @@ import numpy as np
 from table import GAMES, PLAYERS, ROOT, SPELL_LETTERS, aloud_letters, events_of, typed
 
 import clips  # noqa: E402 (tests/, on the path through table)
-from narrator.events import Line  # noqa: E402
+from narrator.events import Line, Text  # noqa: E402
 from narrator.understand import AcceptText, Expectation  # noqa: E402
-from narrator.understand.spelling import letters  # noqa: E402
-from narrator.voice.hear import hear_file  # noqa: E402
+from narrator.voice.hear import hear_file, read_pcm  # noqa: E402
+from narrator.voice.listener import Ears  # noqa: E402
+from narrator.voice.mic import RATE, Frames  # noqa: E402
 from narrator.voice.whisper import Whisper  # noqa: E402
 
 OTHER = 7  # the answer said aloud before a spelling, for another one: this many names on
 WORDS = 2  # names of at most this many words (the table bench spells three: "Love for Jila")
+QUIET = (np.random.default_rng(5).standard_normal(RATE) * 30).astype(np.int16).tobytes()
 
 
 def names(work: Path) -> list[tuple[str, Expectation]]:
@@ -59,6 +65,17 @@ def names(work: Path) -> list[tuple[str, Expectation]]:
     return found
 
 
+def heard_spelled(whisper: Whisper, clip: Path, question: Expectation) -> tuple[str | None, float]:
+    """The name the live ears hear spelled in ``clip`` at ``question`` (None: none), and the
+    milliseconds they worked on it."""
+    source = Frames(QUIET + read_pcm(clip) + QUIET * 4)
+    begin = time.perf_counter()
+    got = Ears(whisper, source, clock=lambda: source.seconds_read).listen(question,
+                                                                          mode="spelling")
+    ms = (time.perf_counter() - begin) * 1000
+    return (got.meaning.text if got and isinstance(got.meaning, Text) else None), ms
+
+
 def unasked(asked: Expectation) -> Expectation:
     """The same question, as one nothing was said aloud at (a label of its own)."""
     text = asked.accepts[0]
@@ -68,6 +85,8 @@ def unasked(asked: Expectation) -> Expectation:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--voices", default=",".join(PLAYERS), help="comma-separated")
+    parser.add_argument("--radio", action="store_true",
+                        help="spell with the radio alphabet (Bravo, Uniform, ...)")
     args = parser.parse_args()
     whisper = Whisper()
     with tempfile.TemporaryDirectory(prefix="spelled-") as tmp:
@@ -81,7 +100,8 @@ def main() -> int:
         for i, (name, asked) in enumerate(answers):
             want = " ".join(w.capitalize() for w in re.findall(r"[A-Za-z]+", name))
             for k, voice in enumerate(voices):
-                spelled = clips.make_clip(work, aloud_letters(name), None, voice).path
+                spelled = clips.make_clip(work, aloud_letters(name, args.radio), None,
+                                          voice).path
                 before = {"after the name": (name, voice),
                           "after another's name": (name, voices[(k + 1) % len(voices)]),
                           "after another answer": (answers[(i + OTHER) % len(answers)][0],
@@ -92,9 +112,8 @@ def main() -> int:
                     if key in before:
                         said, by = before[key]
                         hear_file(whisper, clips.make_clip(work, said, None, by).path, question)
-                    got = hear_file(whisper, spelled, question, mode="spelling")
-                    heard[key] = letters(got["text"])
-                    ms[key].append(got["ms"])
+                    heard[key], took = heard_spelled(whisper, spelled, question)
+                    ms[key].append(took)
                     right[key] += heard[key] == want
                 for key in right:
                     changed[key] += heard["alone"] == want and heard[key] != want

@@ -25,7 +25,8 @@ question is asked or to interrupt:
   or "no" and the answer again when neither is what was said;
   a name (at most SPELL_WORDS words, SPELL_LETTERS letters: a table spells a name, not a
   sentence) whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I.
-  K. A. R. D. space. ..."), as the read-back invites, until TRIES are spent, and counted;
+  K. A. R. D. space. ..."; spelled again, with the radio alphabet the narrator offers:
+  "Romeo. India. Kilo. ..."), as the read-back invites, until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
@@ -90,6 +91,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
 from by_ear import sounds_like  # noqa: E402
+from narrator.understand.spelling import RADIO  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
 SEED = "7"
@@ -457,9 +459,13 @@ def again(step: Step, failed: int) -> str:
     return (otherwise(step) or step.text) if failed >= OTHERWISE_AFTER else step.text
 
 
-def aloud_letters(text: str) -> str:
-    """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only)."""
-    return " space. ".join(". ".join(w.upper()) + "." for w in re.findall(r"[A-Za-z]+", text))
+def aloud_letters(text: str, radio: bool = False) -> str:
+    """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only), or with the
+    radio alphabet ("Romeo. India. Kilo. space. ..."), as the narrator's prompt offers."""
+    def said(letter: str) -> str:
+        return RADIO[ord(letter.lower()) - ord("a")].capitalize() if radio else letter.upper()
+    return " space. ".join(". ".join(said(c) for c in w) + "."
+                           for w in re.findall(r"[A-Za-z]+", text))
 
 
 def words(text: str) -> list[str]:
@@ -578,7 +584,7 @@ class Players:
     def _answer(self, step: Step) -> bool:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
-        spelled = neither = False
+        spelled = neither = spelled_before = False
         said_as = (step.text, otherwise(step))  # the answer's words, either way
         unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
@@ -662,7 +668,8 @@ class Players:
                     words_now = again(step, failed)
                 continue
             if got["mode"] == "spelling":
-                words_now, spelled = aloud_letters(step.text), True
+                words_now = aloud_letters(step.text, radio=spelled_before)
+                spelled = spelled_before = True
                 self.tally.findings.append(f"spelled {step.text!r}")
                 continue
             if not step.applied and (same(got["heard"], step.meaning) or got["undone"]

@@ -77,6 +77,19 @@ def test_a_spelled_name_is_written_letter_by_letter(recognizer, tmp_path):
     assert sum(name == got for (name, _), got in heard.items()) >= len(heard) / 3, heard
 
 
+def test_a_name_spelled_with_the_radio_alphabet_is_heard_as_spelled(recognizer, tmp_path):
+    """The letters b, d, e, p and t sound alike (spelled by letters, "Budapest" was written
+    "b u d a p s t", "b u d a p d s d", "d v d a d r s t"); their radio words do not, and in
+    mode "spelling" Whisper may write them."""
+    spelled = {"Budapest": "Bravo. Uniform. Delta. Alpha. Papa. Echo. Sierra. Tango.",
+               "Quick Wits": "Quebec. Uniform. India. Charlie. Kilo. space. Whiskey. India. "
+                             "Tango. Sierra."}
+    heard = {(name, voice): letters(hear_file(recognizer, clips.make_clip(
+        tmp_path, said, None, voice).path, trait(), mode="spelling")["text"])
+        for name, said in spelled.items() for voice in VOICES}
+    assert all(name == got for (name, _), got in heard.items()), heard
+
+
 def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, tmp_path):
     """A table spelling at its own pace: "Love for Jila", a letter or "space" every 0.85 s (11
     s), outlasts the 10 s Whisper hears at once. It was cut there (in flite rms Whisper looped

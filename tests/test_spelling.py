@@ -10,7 +10,7 @@ from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import SPELL
 from narrator.understand import AcceptText, Expectation, describe, understand
-from narrator.understand.spelling import letters, mended, spelled_out
+from narrator.understand.spelling import by_radio, letters, mended, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
@@ -35,9 +35,28 @@ def play_intensity(lines):
     ("ar eye kay ay are dee", "Rikard"),       # letter names written as words
     ("double you eye tea ess", "Wits"),
     ("A S M U S S E E E E E E E", "Asmussee"),  # a recogniser looping on one letter
+    # the radio alphabet, as Whisper writes it, near misses too ("Dango", "Hodel")
+    ("Bravo, uniform, delta, alpha, papa, echo, Sierra, dango.", "Budapest"),
+    ("Hodel Echo Romeo Space Delta Alpha Uniform Golf Hotel Tango Echo Romeo", "Her Daughter"),
+    ("X-ray, Yankee, Juliet, Alfa, whisky", "Xyjaw"),
+    ("Charlie, A, Tango, O.", "Cato"),          # radio words and letters mixed
+    ("Foxtrot Oscar Romeo Galf Echo Romeo Yunkey.", "Forgery"),
+    ("Sierra Tango Echo Viekor Echo", "Steve"),
 ])
 def test_letters_spell_words(said, spelled):
     assert letters(said) == spelled
+
+
+@pytest.mark.parametrize("said, radio", [
+    ("Bravo, uniform, delta, alpha, papa, echo, Sierra, dango.", True),
+    ("Hotel Echo Romeo Space Delta Alpha Uniform Golf", True),
+    ("B U D A P S T", False), ("Charlie, A, Tango, O.", False), ("QUI CK", False),
+    ("", False),
+])
+def test_a_spelling_in_radio_words_is_told_from_one_in_letters(said, radio):
+    """Letters' names that sound alike are mended (``mended``, ``respell``); radio words are
+    not letters' names."""
+    assert by_radio(said) == radio
 
 
 def test_no_letters_spell_nothing():

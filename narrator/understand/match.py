@@ -51,7 +51,8 @@ def understand(text: str, expectation: Expectation | None,
     if mode == "spelling" and is_free(expectation, mode):
         spelled = letters(text)
         return Text(spelled) if spelled else Unclear(text, "I heard no letters: spell it "
-                                                           "one letter at a time.")
+                                                           "one letter at a time, or alpha, "
+                                                           "bravo, charlie.")
     if is_free(expectation, mode):
         return Text(_as_kept(text))
     return Unclear(text, _not_now(said, expectation))

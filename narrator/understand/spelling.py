@@ -2,8 +2,10 @@
 
 A name the recogniser cannot spell ("Rikard Rasmussen" heard as "Rick her dress, Missin.")
 can be spelled instead: ``letters(text)`` reads the letters (one letter per word, letter
-names such as "bee" and "double you" in lower case, or runs of letters a recogniser wrote
-together, "QUI CK"), with the word "space" between words, into the text they spell.
+names such as "bee" and "double you" in lower case, runs of letters a recogniser wrote
+together, "QUI CK", or the radio alphabet's words, "Bravo Uniform Delta", which a recogniser
+tells apart where the letters' names sound alike), with the word "space" between words, into
+the text they spell.
 ``spelled_out`` says a text back letter by letter, so a player who cannot read the screen can
 check it. ``mended`` takes letters a recogniser confuses ("T, D, M, P, D, R" for "temper") from
 how the same answer was heard when said.
@@ -26,11 +28,21 @@ LETTER_NAMES = {
     "zed": "z", "zee": "z",
 }
 DOUBLE = "double"  # "double you": w
+#: the radio (NATO) alphabet, a to z as said: each word stands for its first letter
+RADIO = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey x-ray yankee zulu").split()
+#: how its words are written (the hyphen dropped), as said and as also spelled
+RADIO_WRITTEN = [w.replace("-", "") for w in RADIO] + ["alfa", "juliett", "whisky"]
+#: a word of four letters or more this alike to a radio word (difflib's ratio, and FIRST more
+#: when they begin alike) is that word: Whisper writes parts of them together ("Dango",
+#: "Galf", "Viekor"), and nothing else while spelling (``Whisper._not_spelled``)
+RADIO_NEAR, FIRST = 0.7, 0.1
 
 
 def letter_words(text: str) -> list[str]:
     """The letters ``text`` spells, one per word, and "space" between words ("s a l space k
     i m")."""
+    text = re.sub(r"\b([Xx])-(ray)\b", r"\1\2", text)
     said = [w if w.isupper() else w.lower() for w in re.findall(r"[A-Za-z]+", text)]
     out: list[str] = []
     i = 0
@@ -41,10 +53,31 @@ def letter_words(text: str) -> list[str]:
         elif word == DOUBLE and i + 1 < len(said) and said[i + 1] in ("you", "yew"):
             out.append("w")
             i += 1
+        elif radio := _radio(word):
+            out.append(radio)
         else:
             out.extend(LETTER_NAMES.get(word, word.lower()))
         i += 1
     return out
+
+
+def _radio(word: str) -> str | None:
+    """The letter a radio alphabet word stands for (one nearly so: ``RADIO_NEAR``), or None;
+    not a run of capitals ("QUI": letters)."""
+    if word in RADIO_WRITTEN:
+        return word[0]
+    if word.isupper() or word in LETTER_NAMES or word == SPACE or len(word) < 4:
+        return None
+    near, radio = max((SequenceMatcher(None, word, r).ratio() + FIRST * (word[0] == r[0]), r)
+                      for r in RADIO_WRITTEN)
+    return radio[0] if near >= RADIO_NEAR else None
+
+
+def by_radio(text: str) -> bool:
+    """Whether ``text`` spells with the radio alphabet's words more than with letters: its
+    letters were heard as words, not as names that sound alike (which ``mended`` mends)."""
+    said = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() != SPACE]
+    return sum(bool(_radio(w if w.isupper() else w.lower())) for w in said) * 2 > len(said)
 
 
 def letters(text: str) -> str | None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from narrator.understand.spelling import by_radio
 from narrator.voice.grammar import Grammar
 
 RATE = 16000
@@ -78,8 +79,10 @@ def decode(recognizer: Recognizer, grammar: Grammar, pcm: bytes) -> Heard:
 
 def respelled(recognizer: Recognizer, heard: Heard, grammar: Grammar) -> Heard:
     """A whole spelled answer mended by a recogniser that heard the answer said aloud before
-    it (Whisper's ``respelled``: a second at most); as heard otherwise."""
-    if grammar.mode != "spelling" or not heard.text or not hasattr(recognizer, "respelled"):
+    it (Whisper's ``respelled``: a second at most); as heard otherwise, and when it was
+    spelled with the radio alphabet (``by_radio``: its letters' names were not said)."""
+    if grammar.mode != "spelling" or not heard.text or not hasattr(recognizer, "respelled") \
+            or by_radio(heard.free):
         return heard
     return replace(heard, text=recognizer.respelled(heard.text, grammar))
 

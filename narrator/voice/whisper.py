@@ -85,11 +85,12 @@ one that "spell it" explains nearly as well (``_free``) is that control, a guess
 table refused what was heard (``AcceptText.refused``), the answer is not heard as that again
 while Whisper has another way to write it (``_heard_anew``): Whisper writes the same words the
 same way each time, and the table typed what it could not get said. A spelled one (mode
-"spelling") is decoded with every token but single letters, "space" and punctuation
-suppressed (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are
-the phrase ("QUI, CK." → "q u i c k"), mended by the answer said aloud before it, when the
-same question was last answered aloud (``respell``: "B U D A P S T" and "Budapest" written "Do
-the best." give "b u d a p e s t").
+"spelling") is decoded with every token suppressed but single letters, the parts of the radio
+alphabet's words ("Bravo"), "space" and punctuation (unheld, Whisper writes "All right,
+K-A-R-D" for "R I K A R D"), and its letters are the phrase ("QUI, CK." → "q u i c k"); letters
+said by their names are mended by the answer said aloud before them, when the same question
+was last answered aloud (``respell``: "B U D A P S T" and "Budapest" written "Do the best."
+give "b u d a p e s t").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -119,7 +120,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
-from narrator.understand.spelling import SPACE, letter_words
+from narrator.understand.spelling import RADIO, RADIO_WRITTEN, SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
@@ -435,7 +436,7 @@ class Whisper:
         """``decode`` after Whisper's previous-text ``prompt``."""
         spelling = grammar is not None and grammar.mode == "spelling"
         asked = ([] if spelling else prompt) + self._head
-        held = {"suppress_tokens": self._not_letters} if spelling else {}
+        held = {"suppress_tokens": self._not_spelled} if spelling else {}
         free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
             self._spelled = [" ".join(letter_words(text)) for text in free]
@@ -562,13 +563,15 @@ class Whisper:
         return list(self._tok.sot_sequence) + [self._tok.no_timestamps]
 
     @cached_property
-    def _not_letters(self) -> list[int]:
+    def _not_spelled(self) -> list[int]:
         """Every token that is not a single letter (with a space or punctuation around it),
-        "space", or punctuation: what spelling suppresses (worked out once)."""
+        part of a radio alphabet word, "space", or punctuation: what spelling suppresses
+        (worked out once)."""
         vocab = self._model.hf_tokenizer
         keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
-        for word in ("space", "Space"):
-            keep.update(self._tok.encode(word) + self._tok.encode(" " + word))
+        for word in (SPACE, *RADIO, *RADIO_WRITTEN):
+            for form in (word, word.capitalize()):
+                keep.update(self._tok.encode(form) + self._tok.encode(" " + form))
         for i in range(self._tok.eot):
             text = vocab.decode([i])
             letter = text.strip(" ,.-")
