@@ -42,8 +42,7 @@ RADIO_NEAR, FIRST = 0.7, 0.1
 def letter_words(text: str) -> list[str]:
     """The letters ``text`` spells, one per word, and "space" between words ("s a l space k
     i m")."""
-    text = re.sub(r"\b([Xx])-(ray)\b", r"\1\2", text)
-    said = [w if w.isupper() else w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+    said = _said(text)
     out: list[str] = []
     i = 0
     while i < len(said):
@@ -61,6 +60,13 @@ def letter_words(text: str) -> list[str]:
     return out
 
 
+def _said(text: str) -> list[str]:
+    """The words of ``text`` as spelling reads them: lower case but for runs of capitals
+    ("QUI", letters), "X-ray" one word."""
+    text = re.sub(r"\b([Xx])-(ray)\b", r"\1\2", text)
+    return [w if w.isupper() else w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+
+
 def _radio(word: str) -> str | None:
     """The letter a radio alphabet word stands for (one nearly so: ``RADIO_NEAR``), or None;
     not a run of capitals ("QUI": letters)."""
@@ -76,8 +82,8 @@ def _radio(word: str) -> str | None:
 def by_radio(text: str) -> bool:
     """Whether ``text`` spells with the radio alphabet's words more than with letters: its
     letters were heard as words, not as names that sound alike (which ``mended`` mends)."""
-    said = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() != SPACE]
-    return sum(bool(_radio(w if w.isupper() else w.lower())) for w in said) * 2 > len(said)
+    said = [w for w in _said(text) if w.lower() != SPACE]
+    return sum(bool(_radio(w)) for w in said) * 2 > len(said)
 
 
 def letters(text: str) -> str | None:

@@ -120,7 +120,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
-from narrator.understand.spelling import RADIO, RADIO_WRITTEN, SPACE, letter_words
+from narrator.understand.spelling import RADIO_WRITTEN, SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
@@ -569,7 +569,7 @@ class Whisper:
         (worked out once)."""
         vocab = self._model.hf_tokenizer
         keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
-        for word in (SPACE, *RADIO, *RADIO_WRITTEN):
+        for word in (SPACE, *RADIO_WRITTEN):
             for form in (word, word.capitalize()):
                 keep.update(self._tok.encode(form) + self._tok.encode(" " + form))
         for i in range(self._tok.eot):
