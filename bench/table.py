@@ -91,7 +91,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
 from by_ear import sounds_like  # noqa: E402
-from narrator.understand.spelling import RADIO  # noqa: E402
+from narrator.understand.spelling import MARK_NAMES, RADIO  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
 SEED = "7"
@@ -437,9 +437,8 @@ def held_as(said: str, respelled: dict[str, str]) -> str | None:
 
 def spellable(step: Step) -> bool:
     """Whether a table would spell this answer: a name (free text of a word or two)."""
-    letters = re.findall(r"[A-Za-z]+", step.text)
-    return (step.meaning.get("type") == "Text" and len(letters) <= SPELL_WORDS
-            and len("".join(letters)) <= SPELL_LETTERS)
+    return (step.meaning.get("type") == "Text" and len(step.text.split()) <= SPELL_WORDS
+            and len(re.findall(r"[A-Za-z]", step.text)) <= SPELL_LETTERS)
 
 
 def otherwise(step: Step) -> str | None:
@@ -461,11 +460,14 @@ def again(step: Step, failed: int) -> str:
 
 def aloud_letters(text: str, radio: bool = False) -> str:
     """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only), or with the
-    radio alphabet ("Romeo. India. Kilo. space. ..."), as the narrator's prompt offers."""
+    radio alphabet ("Romeo. India. Kilo. space. ..."), as the narrator's prompt offers; an
+    apostrophe or a hyphen by name, as its help says."""
     def said(letter: str) -> str:
+        if letter in MARK_NAMES:
+            return MARK_NAMES[letter]
         return RADIO[ord(letter.lower()) - ord("a")].capitalize() if radio else letter.upper()
     return " space. ".join(". ".join(said(c) for c in w) + "."
-                           for w in re.findall(r"[A-Za-z]+", text))
+                           for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text))
 
 
 def words(text: str) -> list[str]:

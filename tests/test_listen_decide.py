@@ -311,3 +311,13 @@ def test_in_a_noisy_room_a_correction_at_a_read_back_is_read_back_but_a_yes_is_t
     assert yes.meaning == Word("yes") and yes.sure
     quiet = whisper("worse", 0.99, expectation=roll, mode="confirming")
     assert quiet.meaning == Word("worse") and quiet.sure
+
+
+def test_a_name_spelled_with_the_radio_alphabet_as_the_prompt_ends_is_taken_not_dropped():
+    """The spelling prompt's last words may still sound as a player starts spelling ("Bravo"
+    0.4 s after it); the letters the radio words stand for are no filler on that echo (the
+    Hell for Leather bench's "Budapest" was dropped so, and spelled again)."""
+    heard = whisper("b u d a p e s t", 1.0, seconds=6.0, expectation=NAME, mode="spelling",
+                    free="Bravo, uniform Delta Alpha Papa Echo Sierra Tango",
+                    echo="and say space between words.")
+    assert heard.meaning == Text("Budapest")

@@ -80,10 +80,13 @@ def test_a_spelled_name_is_written_letter_by_letter(recognizer, tmp_path):
 def test_a_name_spelled_with_the_radio_alphabet_is_heard_as_spelled(recognizer, tmp_path):
     """The letters b, d, e, p and t sound alike (spelled by letters, "Budapest" was written
     "b u d a p s t", "b u d a p d s d", "d v d a d r s t"); their radio words do not, and in
-    mode "spelling" Whisper may write them."""
+    mode "spelling" Whisper may write them, and the names of a name's marks. Whisper wrote
+    "D'Arcy" spelled so over and over ("D'Arcyd'arcyd'arcy"): it counts once."""
     spelled = {"Budapest": "Bravo. Uniform. Delta. Alpha. Papa. Echo. Sierra. Tango.",
                "Quick Wits": "Quebec. Uniform. India. Charlie. Kilo. space. Whiskey. India. "
-                             "Tango. Sierra."}
+                             "Tango. Sierra.",
+               "D'Arcy": "Delta. apostrophe. Alpha. Romeo. Charlie. Yankee.",
+               "Jean-Luc": "Juliet. Echo. Alpha. November. dash. Lima. Uniform. Charlie."}
     heard = {(name, voice): letters(hear_file(recognizer, clips.make_clip(
         tmp_path, said, None, voice).path, trait(), mode="spelling")["text"])
         for name, said in spelled.items() for voice in VOICES}

@@ -15,6 +15,7 @@ from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
 from narrator.voice.respell import EDIT_GAIN, neighbours, respell
+from narrator.voice.whisper import spelled_once
 from scripted import Scripted, sounds
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
@@ -42,6 +43,12 @@ def play_intensity(lines):
     ("Charlie, A, Tango, O.", "Cato"),          # radio words and letters mixed
     ("Foxtrot Oscar Romeo Galf Echo Romeo Yunkey.", "Forgery"),
     ("Sierra Tango Echo Viekor Echo", "Steve"),
+    # a name's marks, said by name
+    ("O, apostrophe, B, R, I, E, N.", "O'Brien"),
+    ("D O N apostrophe T space P U S H space M E", "Don't Push Me"),
+    ("J E A N hyphen L U C space S M I T H dash J O N E S", "Jean-Luc Smith-Jones"),
+    ("Oscar, apostrophe, Bravo.", "O'B"),
+    ("apostrophe, A, L, hyphen.", "Al"),        # a mark with no letter on one side: none
 ])
 def test_letters_spell_words(said, spelled):
     assert letters(said) == spelled
@@ -59,12 +66,25 @@ def test_a_spelling_in_radio_words_is_told_from_one_in_letters(said, radio):
     assert by_radio(said) == radio
 
 
+@pytest.mark.parametrize("written, spelled", [
+    ("Delta, apostrophe, Alpha, Romeo Delta, apostrophe, Alpha, Romeo", "Delta, apostrophe, "
+     "Alpha, Romeo"),
+    ("O, B, R, I, E, N. O, B, R, I, E, N. O, B, R", "O, B, R, I, E, N."),  # cut by the limit
+    ("L U L U", "L U L U"), ("T I N T I N", "T I N T I N"),  # names that repeat a short part
+    ("B O R A space B O R A", "B O R A space B O R A"),
+])
+def test_a_spelling_written_over_and_over_counts_once(written, spelled):
+    assert spelled_once(written) == spelled
+
+
 def test_no_letters_spell_nothing():
     assert letters("12, 40.") is None and letters("") is None
 
 
 def test_a_text_is_spelled_back_word_by_word():
     assert spelled_out("Rikard Rasmussen") == "R, I, K, A, R, D; R, A, S, M, U, S, S, E, N"
+    assert spelled_out("Jean-Luc O'Brien") \
+        == "J, E, A, N, dash, L, U, C; O, apostrophe, B, R, I, E, N"
 
 
 def test_spell_it_is_live_only_where_free_text_answers():
@@ -90,6 +110,16 @@ def test_spelled_letters_are_read_back_spelled_and_kept_after_a_yes():
                                           "confirming"]
     assert session.inputs[-1] == Text("Sarah")
     assert "Rick her dress" not in str(journal.lines)
+
+
+def test_a_spelled_apostrophe_is_read_back_by_name_and_kept():
+    transcript, _, session, *_ = play_intensity([
+        ("asking", "spell it"),
+        ("spelling", "D, O, N, apostrophe, T, space, P, U, S, H"),
+        ("confirming", "yes"),
+    ])
+    assert "I heard D, O, N, apostrophe, T; P, U, S, H: 'Don't Push'. Keep it?" in transcript
+    assert session.inputs[-1] == Text("Don't Push")
 
 
 def test_what_a_name_was_heard_as_and_refused_is_told_to_the_ears_until_it_is_answered():
@@ -156,7 +186,7 @@ def test_a_typed_spelling_is_taken_at_once():
 def test_help_and_what_now_while_spelling_say_how_to_spell():
     transcript, *_ = play_intensity([("asking", "spell it"), ("spelling", "help"),
                                      ("spelling", "what now")])
-    assert '"space" between words' in transcript
+    assert '"space" between words' in transcript and '"apostrophe" or "dash"' in transcript
     assert "spelled one letter at a time" in transcript
 
 
@@ -197,6 +227,7 @@ def test_a_spelling_is_changed_one_letter_at_a_time_to_what_sounds_alike():
     assert "elsa evans" in neighbours("elsasevans")
     assert "kudapst" not in near and "budapst" not in near
     assert all("  " not in s and s == s.strip() for s in neighbours("a b"))
+    assert all(s.count("'") == 1 and "''" not in s for s in neighbours("o'brien"))  # a mark
 
 
 @pytest.mark.parametrize("gain, own, kept", [

@@ -75,6 +75,7 @@ MEANS = {
     "what now": "whatnow", "what are we waiting for": "whatnow", "spell it": "spell",
     "let me spell it": "spell", "keep": Word("keep"), "change": Word("change"), "S. A. L.": Text("Sal"), "A. S. H. space. G. R. E. Y.":
     Text("Ash Grey"), "Sierra. Alpha. Lima.": Text("Sal"),
+    "O. apostrophe. B. R. I. E. N.": Text("O'Brien"),
 }
 #: in these moments "next" and "go on" are controls, not the game's Continue
 CONTROL_MOMENTS = {"The narrator reads": {"next": "next"},

@@ -5,7 +5,8 @@ can be spelled instead: ``letters(text)`` reads the letters (one letter per word
 names such as "bee" and "double you" in lower case, runs of letters a recogniser wrote
 together, "QUI CK", or the radio alphabet's words, "Bravo Uniform Delta", which a recogniser
 tells apart where the letters' names sound alike), with the word "space" between words, into
-the text they spell.
+the text they spell. A name's apostrophe and hyphen are said by name ("O apostrophe B R I E N",
+"J E A N dash L U C"; "hyphen" too).
 ``spelled_out`` says a text back letter by letter, so a player who cannot read the screen can
 check it. ``mended`` takes letters a recogniser confuses ("T, D, M, P, D, R" for "temper") from
 how the same answer was heard when said.
@@ -28,14 +29,20 @@ LETTER_NAMES = {
     "zed": "z", "zee": "z",
 }
 DOUBLE = "double"  # "double you": w
+#: the marks a name may hold between its letters, as said by name
+MARK_NAMES = {"'": "apostrophe", "-": "dash"}
+MARKS = {**{name: mark for mark, name in MARK_NAMES.items()}, "hyphen": "-"}
 #: the radio (NATO) alphabet, a to z as said: each word stands for its first letter
 RADIO = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
          "oscar papa quebec romeo sierra tango uniform victor whiskey x-ray yankee zulu").split()
 #: how its words are written (the hyphen dropped), as said and as also spelled
 RADIO_WRITTEN = [w.replace("-", "") for w in RADIO] + ["alfa", "juliett", "whisky"]
-#: a word of four letters or more this alike to a radio word (difflib's ratio, and FIRST more
+#: what a word said while spelling stands for, but a letter's name: a radio word its first
+#: letter, a mark's name (or the mark as a recogniser writes it, alone) the mark
+SPELLS = {**{w: w[0] for w in RADIO_WRITTEN}, **MARKS, **{m: m for m in MARK_NAMES}}
+#: a word of four letters or more this alike to one of those (difflib's ratio, and FIRST more
 #: when they begin alike) is that word: Whisper writes parts of them together ("Dango",
-#: "Galf", "Viekor"), and nothing else while spelling (``Whisper._not_spelled``)
+#: "Galf", "Viekor", "Postrophe"), and nothing else while spelling (``Whisper._not_spelled``)
 RADIO_NEAR, FIRST = 0.7, 0.1
 
 
@@ -52,8 +59,8 @@ def letter_words(text: str) -> list[str]:
         elif word == DOUBLE and i + 1 < len(said) and said[i + 1] in ("you", "yew"):
             out.append("w")
             i += 1
-        elif radio := _radio(word):
-            out.append(radio)
+        elif spells := _spells(word):
+            out.append(spells)
         else:
             out.extend(LETTER_NAMES.get(word, word.lower()))
         i += 1
@@ -62,43 +69,55 @@ def letter_words(text: str) -> list[str]:
 
 def _said(text: str) -> list[str]:
     """The words of ``text`` as spelling reads them: lower case but for runs of capitals
-    ("QUI", letters), "X-ray" one word."""
+    ("QUI", letters), "X-ray" one word, a mark standing alone ("o ' b") a word."""
     text = re.sub(r"\b([Xx])-(ray)\b", r"\1\2", text)
-    return [w if w.isupper() else w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+    return [w if w.isupper() else w.lower()
+            for w in re.findall(r"[A-Za-z]+|(?<!\S)['-](?!\S)", text)]
 
 
-def _radio(word: str) -> str | None:
-    """The letter a radio alphabet word stands for (one nearly so: ``RADIO_NEAR``), or None;
-    not a run of capitals ("QUI": letters)."""
-    if word in RADIO_WRITTEN:
-        return word[0]
+def _spells(word: str) -> str | None:
+    """What a radio alphabet word or a mark's name stands for (``SPELLS``; one nearly so:
+    ``RADIO_NEAR``), or None; not a run of capitals ("QUI": letters)."""
+    if word in SPELLS:
+        return SPELLS[word]
     if word.isupper() or word in LETTER_NAMES or word == SPACE or len(word) < 4:
         return None
-    near, radio = max((SequenceMatcher(None, word, r).ratio() + FIRST * (word[0] == r[0]), r)
-                      for r in RADIO_WRITTEN)
-    return radio[0] if near >= RADIO_NEAR else None
+    near, said = max((SequenceMatcher(None, word, s).ratio() + FIRST * (word[0] == s[0]), s)
+                     for s in SPELLS if len(s) > 1)
+    return SPELLS[said] if near >= RADIO_NEAR else None
 
 
 def by_radio(text: str) -> bool:
     """Whether ``text`` spells with the radio alphabet's words more than with letters: its
     letters were heard as words, not as names that sound alike (which ``mended`` mends)."""
-    said = [w for w in _said(text) if w.lower() != SPACE]
-    return sum(bool(_radio(w)) for w in said) * 2 > len(said)
+    spelled = [_spells(w) for w in _said(text) if w != SPACE]
+    letters = [s for s in spelled if s is None or s.isalpha()]  # not marks
+    return sum(s is not None for s in letters) * 2 > len(letters)
 
 
 def letters(text: str) -> str | None:
-    """The words ``text`` spells, each capitalised ("Rikard Rasmussen"); None when it holds
-    no letters. Digits and punctuation are ignored; a letter written more than twice running
+    """The words ``text`` spells, each capitalised ("Rikard Rasmussen", "O'Brien", "Don't",
+    "Jean-Luc"); None when it holds no letters. Digits and punctuation are ignored but the
+    marks said by name (``MARKS``) between letters; a letter written more than twice running
     counts twice."""
     words = "".join(" " if w == SPACE else w for w in letter_words(text)).split()
     # no name holds a letter three times running; a recogniser looping on one does ("SSEEEE")
-    spelled = [re.sub(r"(.)\1{2,}", r"\1\1", w).capitalize() for w in words]
-    return " ".join(spelled) or None
+    spelled = [_capitalised(re.sub(r"(.)\1{2,}", r"\1\1", w).strip("'-")) for w in words]
+    return " ".join(w for w in spelled if w) or None
+
+
+def _capitalised(word: str) -> str:
+    """``word`` capitalised, each part after a hyphen too, and the part after an apostrophe
+    that follows one letter ("O'Brien", but "Don't")."""
+    parts = [p.capitalize() for p in word.split("-")]
+    return "-".join(re.sub(r"^(\w')(\w)", lambda m: m[1] + m[2].upper(), p) for p in parts)
 
 
 def spelled_out(text: str) -> str:
-    """``text`` letter by letter, words apart ("R, I, K; R, A, S")."""
-    return "; ".join(", ".join(word.upper()) for word in re.findall(r"[A-Za-z]+", text))
+    """``text`` letter by letter, words apart, its marks by name ("R, I, K; O, apostrophe,
+    B")."""
+    return "; ".join(", ".join(MARK_NAMES.get(c, c.upper()) for c in word)
+                     for word in re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", text))
 
 
 #: letters whose names sound alike (the "E-set", and m/n): a recogniser hears one for another

@@ -181,7 +181,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     phrase = bool(text) and grammar.matches(text)
     spoken = text.split(" ", 1)[1] if wake and " " in text else ("" if wake else text)
     meaning = understand(spoken, expectation, mode) if phrase else None  # Unclear says why
-    if echo and phrase and isinstance(meaning, ANSWERS) and filler(heard):
+    if echo and phrase and mode != "spelling" and isinstance(meaning, ANSWERS) \
+            and filler(heard):  # spelled, the phrase is the letters its words stand for
         return None  # an answer fitted to the filler on the echo: not even a near miss
     if phrase and (passes(heard, engine, grammar.speaking)
                    or (not echo and spelled_like(heard))):

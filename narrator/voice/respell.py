@@ -43,12 +43,12 @@ MOST_LETTERS = 20  # a longer spelling is a recogniser looping, not a name: left
 
 
 def neighbours(spelled: str) -> list[str]:
-    """Every spelling one change from ``spelled`` (lower-case letters, words apart): a letter
-    swapped for one whose name sounds alike, dropped, doubled or made a space between words,
-    or a vowel added."""
+    """Every spelling one change from ``spelled`` (lower-case letters, words apart, marks such
+    as "'" left as they are): a letter swapped for one whose name sounds alike, dropped,
+    doubled or made a space between words, or a vowel added."""
     out: dict[str, None] = {}
     for i, letter in enumerate(spelled):
-        if letter == " ":
+        if not letter.isalpha():  # a gap between words, or a mark ("'")
             continue
         out[spelled[:i] + spelled[i + 1:]] = None
         out[spelled[:i] + letter + spelled[i:]] = None
@@ -89,4 +89,4 @@ def respell(spelled: str, score: Callable[[list[str], float], list[float]], own:
 
 
 def _letters(spelling: str) -> int:
-    return sum(c != " " for c in spelling)
+    return sum(c.isalpha() for c in spelling)

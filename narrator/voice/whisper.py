@@ -86,11 +86,11 @@ table refused what was heard (``AcceptText.refused``), the answer is not heard a
 while Whisper has another way to write it (``_heard_anew``): Whisper writes the same words the
 same way each time, and the table typed what it could not get said. A spelled one (mode
 "spelling") is decoded with every token suppressed but single letters, the parts of the radio
-alphabet's words ("Bravo"), "space" and punctuation (unheld, Whisper writes "All right,
-K-A-R-D" for "R I K A R D"), and its letters are the phrase ("QUI, CK." → "q u i c k"); letters
-said by their names are mended by the answer said aloud before them, when the same question
-was last answered aloud (``respell``: "B U D A P S T" and "Budapest" written "Do the best."
-give "b u d a p e s t").
+alphabet's words ("Bravo"), "space", the marks' names ("apostrophe") and punctuation
+(unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the
+phrase ("QUI, CK." → "q u i c k"); letters said by their names are mended by the answer said
+aloud before them, when the same question was last answered aloud (``respell``: "B U D A P S
+T" and "Budapest" written "Do the best." give "b u d a p e s t").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -120,7 +120,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
-from narrator.understand.spelling import RADIO_WRITTEN, SPACE, letter_words
+from narrator.understand.spelling import MARKS, RADIO_WRITTEN, SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
@@ -135,6 +135,7 @@ WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" between words
+LOOPED_AT = 4  # letters and words of a spelling written twice over or more: a loop, not a name
 NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
@@ -439,7 +440,7 @@ class Whisper:
         held = {"suppress_tokens": self._not_spelled} if spelling else {}
         free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
-            self._spelled = [" ".join(letter_words(text)) for text in free]
+            self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
             said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
         return (*self._meant(free, samples, grammar, noisy, encoded, weigh), free)
@@ -565,11 +566,11 @@ class Whisper:
     @cached_property
     def _not_spelled(self) -> list[int]:
         """Every token that is not a single letter (with a space or punctuation around it),
-        part of a radio alphabet word, "space", or punctuation: what spelling suppresses
-        (worked out once)."""
+        part of a radio alphabet word, "space", a mark's name ("apostrophe"), or punctuation:
+        what spelling suppresses (worked out once)."""
         vocab = self._model.hf_tokenizer
         keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
-        for word in (SPACE, *RADIO_WRITTEN):
+        for word in (SPACE, *MARKS, *RADIO_WRITTEN):
             for form in (word, word.capitalize()):
                 keep.update(self._tok.encode(form) + self._tok.encode(" " + form))
         for i in range(self._tok.eot):
@@ -775,6 +776,14 @@ def once(text: str) -> str:
         if all(w == said[i % length] for i, w in enumerate(said[:-1] if cut else said)):
             return " ".join(words[:length])
     return text
+
+
+def spelled_once(text: str) -> str:
+    """A spelling written over and over ("Oscar, apostrophe, Bravo Oscar, apostrophe, Bravo")
+    as spelled once (``once``); a name that repeats a part of fewer than LOOPED_AT letters ("L
+    U L U": Lulu, "T I N T I N") as it is."""
+    said = once(text)
+    return said if len(said.split()) >= LOOPED_AT else text
 
 
 def _doubled(phrase: str) -> bool:
