@@ -49,6 +49,7 @@ def play_intensity(lines):
     ("J E A N hyphen L U C space S M I T H dash J O N E S", "Jean-Luc Smith-Jones"),
     ("Oscar, apostrophe, Bravo.", "O'B"),
     ("apostrophe, A, L, hyphen.", "Al"),        # a mark with no letter on one side: none
+    ("O apostrophe apostrophe B", "O'B"),
 ])
 def test_letters_spell_words(said, spelled):
     assert letters(said) == spelled
@@ -216,6 +217,17 @@ def test_a_name_spelled_past_the_recognisers_window_is_heard_whole():
 def test_letters_parted_with_no_more_after_them_are_taken_alone():
     heard = spell(["q u i c k", "never decoded"], 6)
     assert heard.meaning == Text("Quick")
+
+
+def test_letters_parted_with_no_more_after_them_are_taken_after_a_seconds_quiet():
+    """As a spelling not parted: 1 s of quiet after the last letter ends it (it took 2 s more
+    after the part was decoded, which the table waited through after every long spelling)."""
+    source = spelled_aloud(6)
+    ears = Ears(Scripted(Heard("q u i c k", 1.0, 0.0)), source, clock=lambda: source.seconds_read)
+    heard = ears.listen(Expectation(Line("ask.name"), (AcceptText("name"),)), mode="spelling")
+    last_letter_ended = (30 + 200 - 12) * 0.03  # quiet, then 10 letters 0.6 s apart
+    assert heard.meaning == Text("Quick")
+    assert 0.9 <= source.seconds_read - last_letter_ended <= 1.2
 
 
 def test_a_spelling_is_changed_one_letter_at_a_time_to_what_sounds_alike():

@@ -90,7 +90,7 @@ def _spells(word: str) -> str | None:
 def by_radio(text: str) -> bool:
     """Whether ``text`` spells with the radio alphabet's words more than with letters: its
     letters were heard as words, not as names that sound alike (which ``mended`` mends)."""
-    spelled = [_spells(w) for w in _said(text) if w != SPACE]
+    spelled = [_spells(w) for w in _said(text) if w.lower() != SPACE]
     letters = [s for s in spelled if s is None or s.isalpha()]  # not marks
     return sum(s is not None for s in letters) * 2 > len(letters)
 
@@ -99,10 +99,11 @@ def letters(text: str) -> str | None:
     """The words ``text`` spells, each capitalised ("Rikard Rasmussen", "O'Brien", "Don't",
     "Jean-Luc"); None when it holds no letters. Digits and punctuation are ignored but the
     marks said by name (``MARKS``) between letters; a letter written more than twice running
-    counts twice."""
+    counts twice, marks running together once."""
     words = "".join(" " if w == SPACE else w for w in letter_words(text)).split()
     # no name holds a letter three times running; a recogniser looping on one does ("SSEEEE")
-    spelled = [_capitalised(re.sub(r"(.)\1{2,}", r"\1\1", w).strip("'-")) for w in words]
+    spelled = [_capitalised(re.sub(r"(['-])['-]+", r"\1", re.sub(r"(.)\1{2,}", r"\1\1", w))
+                            .strip("'-")) for w in words]
     return " ".join(w for w in spelled if w) or None
 
 

@@ -83,7 +83,6 @@ REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an
 #: stops the reading sooner (docs/barge-in.md, stop 45)
 READING_PAUSE_FRAMES = 3
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
-SPELL_ON = 2.0  # seconds after a spelled name is parted or cut for the rest of its letters
 
 
 class Source(Protocol):
@@ -273,7 +272,9 @@ class Ears:
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
         self._grammar = None
         self._again = False  # decode ahead once more at the usual pause (``_ahead``)
-        self._spelled: tuple[Heard, object, float] | None = None  # letters cut off: more come
+        # letters parted or cut off (more may come), and the quiet frames since their last
+        self._spelled: tuple[Heard, object] | None = None
+        self._quiet_after = 0
         self._window_until = 0.0
         self._ready = threading.Event()
         if callable(recognizer) and not hasattr(recognizer, "start"):
@@ -327,8 +328,8 @@ class Ears:
             except EOFError:
                 return None
             if self._spelled is not None and not self.endpointer.in_speech \
-                    and self.clock() - self._spelled[2] > SPELL_ON:  # no more letters came
-                heard, grammar, _ = self._spelled
+                    and self._quiet_after >= self.endpointer.letter_end_frames:  # as unparted:
+                heard, grammar = self._spelled  # no more letters in 1 s
                 self._spelled = None
                 return self._decide(heard, grammar, expectation, mode, echo)
             if frame is None or not self.ready:
@@ -345,6 +346,7 @@ class Ears:
     def _hear(self, frame: bytes, expectation: Expectation | None, mode: str,
               echo: str, voiced: bytes | None) -> Utterance | None:
         event, audio = self.endpointer.push(frame, getattr(self.source, "gate", None), voiced)
+        self._quiet_after += event == "silence"
         if event == "start":
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake", tracks=self.tracks)
@@ -367,7 +369,7 @@ class Ears:
         if self._spelled is not None:  # the rest of a spelled name
             heard, self._spelled = joined(self._spelled[0], heard), None
         if mode == "spelling" and self.endpointer.cut:  # parted or cut: more letters may come
-            self._spelled = (heard, grammar, self.clock())
+            self._spelled, self._quiet_after = (heard, grammar), self.endpointer.quiet
             return None
         return self._decide(heard, grammar, expectation, mode, echo)
 
