@@ -86,7 +86,7 @@ table refused what was heard (``AcceptText.refused``), the answer is not heard a
 while Whisper has another way to write it (``_heard_anew``): Whisper writes the same words the
 same way each time, and the table typed what it could not get said. A spelled one (mode
 "spelling") is decoded with every token suppressed but single letters, the parts of the radio
-alphabet's words ("Bravo"), "space", the marks' names ("apostrophe") and punctuation
+alphabet's words ("Bravo"), "space", "dash", an apostrophe and punctuation
 (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the
 phrase ("QUI, CK." → "q u i c k"); letters said by their names are mended by the answer said
 aloud before them, when the same question was last answered aloud (``respell``: "B U D A P S
@@ -120,7 +120,7 @@ from rapidfuzz.process import cdist
 from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
-from narrator.understand.spelling import MARKS, RADIO_WRITTEN, SPACE, letter_words
+from narrator.understand.spelling import RADIO_WRITTEN, SPACE, letter_words
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
@@ -566,13 +566,17 @@ class Whisper:
     @cached_property
     def _not_spelled(self) -> list[int]:
         """Every token that is not a single letter (with a space or punctuation around it),
-        part of a radio alphabet word, "space", a mark's name ("apostrophe"), or punctuation:
-        what spelling suppresses (worked out once)."""
+        part of a radio alphabet word, "space", "dash", " apostrophe" (a word of its own), or
+        punctuation: what spelling suppresses (worked out once). Not the parts of "apostrophe"
+        after no space, nor of "hyphen" ("ost", "hen"): allowed, Whisper wrote them into radio
+        words ("Catoostor" for "Charlie Alpha Tango Oscar")."""
         vocab = self._model.hf_tokenizer
-        keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-")}
-        for word in (SPACE, *MARKS, *RADIO_WRITTEN):
+        keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-", "'", "Ġ'")}
+        for word in (SPACE, "dash", *RADIO_WRITTEN):
             for form in (word, word.capitalize()):
                 keep.update(self._tok.encode(form) + self._tok.encode(" " + form))
+        for form in (" apostrophe", " Apostrophe"):
+            keep.update(self._tok.encode(form))
         for i in range(self._tok.eot):
             text = vocab.decode([i])
             letter = text.strip(" ,.-")
