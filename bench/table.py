@@ -461,7 +461,7 @@ def again(step: Step, failed: int) -> str:
 def aloud_letters(text: str, radio: bool = False) -> str:
     """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only), or with the
     radio alphabet ("Romeo. India. Kilo. space. ..."), as the narrator's prompt offers; an
-    apostrophe or a hyphen by name, as its help says."""
+    apostrophe or a hyphen by name ("apostrophe", "dash"), as its help says."""
     def said(letter: str) -> str:
         if letter in MARK_NAMES:
             return MARK_NAMES[letter]

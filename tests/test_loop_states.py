@@ -762,11 +762,12 @@ class HeardBack:
                          self.confidence >= 0.5)
 
 
-def after_our_earcon(mic):
-    """What ``LiveEars`` over ``mic`` hear when the listening earcon has just sounded."""
+def after_our_earcon(mic, speaks=True):
+    """What ``LiveEars`` over ``mic`` hear when the listening earcon has just sounded (with
+    earcons alone, ``--quiet``, when not ``speaks``)."""
     from narrator.session.console import LiveEars
 
-    ears = LiveEars(mic)
+    ears = LiveEars(mic, speaks=speaks)
     try:
         ears.cued("listening")
         return ears.listen(Session(INFO, SCRIPT, {}).expectation, timeout=3)
@@ -828,6 +829,25 @@ def test_with_a_microphone_deaf_to_the_narrator_a_word_ending_with_our_earcon_is
     mic.source = SimpleNamespace(hears_narrator=False)
     heard = after_our_earcon(mic)
     assert heard is not None and heard.text == "help"
+
+
+def test_with_earcons_alone_our_earcon_heard_as_a_word_is_still_the_earcon():
+    """``--quiet``: the echo canceller finds the earcons in the microphone but does not take
+    them out, and Whisper fitted them to answers ("Spend new." to "new" at 0.32, read back,
+    then two more heard as "yeah" confirmed it: a new episode no one asked for). A word written
+    as said and sure is still the table's."""
+    from types import SimpleNamespace
+
+    def mic(**kwargs):
+        heard = HeardBack([(0.1, "new episode")], **kwargs)
+        heard.source = SimpleNamespace(cancels_narrator=True)
+        return heard
+
+    assert after_our_earcon(mic(written="Spend new.", confidence=0.32), speaks=False) is None
+    spoken = after_our_earcon(mic(written="Spend new.", confidence=0.32))
+    assert spoken is not None and spoken.text == "new episode"  # the canceller takes it out
+    said = after_our_earcon(mic(written="New episode.", confidence=1.0), speaks=False)
+    assert said is not None and said.text == "new episode"
 
 
 class FaultyEars(Ears):

@@ -313,7 +313,7 @@ def open_devices(voice: bool, speak: bool, text_ears: TextEars, settings: Settin
                 watched = WatchedEars(make(), reopen, announce)
             else:
                 watched = WatchedEars(None, reopen, announce, later=(make, mouth.first_sound))
-            ears = LiveEars(watched, None if push else text_ears)
+            ears = LiveEars(watched, None if push else text_ears, speaks=mouth is not None)
         except Exception as exc:  # any failure to open a microphone must not end the game
             print(f"Voice input is not available: {exc}\nFalling back to typed input: type "
                   f"what you would say and press Enter.", file=sys.stderr)

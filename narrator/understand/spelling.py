@@ -6,7 +6,7 @@ names such as "bee" and "double you" in lower case, runs of letters a recogniser
 together, "QUI CK", or the radio alphabet's words, "Bravo Uniform Delta", which a recogniser
 tells apart where the letters' names sound alike), with the word "space" between words, into
 the text they spell. A name's apostrophe and hyphen are said by name ("O apostrophe B R I E N",
-"J E A N dash L U C"; "hyphen" too).
+"J E A N dash L U C"; typed, "hyphen" too).
 ``spelled_out`` says a text back letter by letter, so a player who cannot read the screen can
 check it. ``mended`` takes letters a recogniser confuses ("T, D, M, P, D, R" for "temper") from
 how the same answer was heard when said.
