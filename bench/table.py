@@ -91,7 +91,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
 from by_ear import sounds_like  # noqa: E402
-from narrator.understand.spelling import MARK_NAMES, RADIO  # noqa: E402
+from narrator.understand.spelling import MARK_NAMES, NAME_WORD, RADIO  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
 SEED = "7"
@@ -467,7 +467,7 @@ def aloud_letters(text: str, radio: bool = False) -> str:
             return MARK_NAMES[letter]
         return RADIO[ord(letter.lower()) - ord("a")].capitalize() if radio else letter.upper()
     return " space. ".join(". ".join(said(c) for c in w) + "."
-                           for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text))
+                           for w in re.findall(NAME_WORD, text))
 
 
 def words(text: str) -> list[str]:

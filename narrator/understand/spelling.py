@@ -32,6 +32,8 @@ DOUBLE = "double"  # "double you": w
 #: the marks a name may hold between its letters, as said by name
 MARK_NAMES = {"'": "apostrophe", "-": "dash"}
 MARKS = {**{name: mark for mark, name in MARK_NAMES.items()}, "hyphen": "-"}
+#: a word of a name as written, its marks between letters ("O'Brien", "Jean-Luc")
+NAME_WORD = r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]"
 #: the radio (NATO) alphabet, a to z as said: each word stands for its first letter
 RADIO = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
          "oscar papa quebec romeo sierra tango uniform victor whiskey x-ray yankee zulu").split()
@@ -101,15 +103,15 @@ def letters(text: str) -> str | None:
     marks said by name (``MARKS``) between letters; a letter written more than twice running
     counts twice, marks running together once."""
     words = "".join(" " if w == SPACE else w for w in letter_words(text)).split()
-    # no name holds a letter three times running; a recogniser looping on one does ("SSEEEE")
-    spelled = [_capitalised(re.sub(r"(['-])['-]+", r"\1", re.sub(r"(.)\1{2,}", r"\1\1", w))
-                            .strip("'-")) for w in words]
-    return " ".join(w for w in spelled if w) or None
+    return " ".join(w for w in map(_written, words) if w) or None
 
 
-def _capitalised(word: str) -> str:
-    """``word`` capitalised, each part after a hyphen too, and the part after an apostrophe
-    that follows one letter ("O'Brien", but "Don't")."""
+def _written(word: str) -> str:
+    """A spelled word as a name writes it: a letter at most twice running (no name holds one
+    three times; a recogniser looping on one does: "SSEEEE"), a mark once and only between
+    letters, capitalised, each part after a hyphen too, and the part after an apostrophe that
+    follows one letter ("O'Brien", but "Don't")."""
+    word = re.sub(r"(['-])['-]+", r"\1", re.sub(r"(.)\1{2,}", r"\1\1", word)).strip("'-")
     parts = [p.capitalize() for p in word.split("-")]
     return "-".join(re.sub(r"^(\w')(\w)", lambda m: m[1] + m[2].upper(), p) for p in parts)
 
@@ -118,7 +120,7 @@ def spelled_out(text: str) -> str:
     """``text`` letter by letter, words apart, its marks by name ("R, I, K; O, apostrophe,
     B")."""
     return "; ".join(", ".join(MARK_NAMES.get(c, c.upper()) for c in word)
-                     for word in re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", text))
+                     for word in re.findall(NAME_WORD, text))
 
 
 #: letters whose names sound alike (the "E-set", and m/n): a recogniser hears one for another
