@@ -1,5 +1,5 @@
 """``python -m narrator`` runs the command line."""
 
-from narrator.cli import app
+from narrator.cli import run
 
-app(prog_name="narrator")
+run()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -444,3 +445,13 @@ def models(model: Optional[str] = typer.Option(None, "--model", help="A vosk mod
     """Which speech-recognition models are installed, and how to add vosk's English model."""
     from narrator.voice.models import report
     typer.echo("\n".join(report(model)))
+
+
+def run() -> None:
+    """The ``narrator`` program. Once its command is done, Ctrl-C no longer interrupts the
+    clean-up Python runs on the way out (Festival stopped, the audio device closed), which
+    would print a traceback: a table pressing it as the game ends saw one."""
+    try:
+        app(prog_name="narrator")
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

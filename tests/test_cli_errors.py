@@ -84,6 +84,23 @@ def test_ctrl_c_says_the_session_is_saved_and_how_to_resume_it(tmp_path):
     assert again.exit_code == 0 and "after 2 inputs" in again.output
 
 
+def test_ctrl_c_as_narrator_closes_down_shows_no_traceback():
+    """Pressed as a game ends, Ctrl-C reached Python's exit handlers (Festival being stopped)
+    and printed a traceback; a slow exit handler stands for that clean-up here."""
+    code = ("import atexit, sys, time\n"
+            "from narrator.cli import run\n"
+            "atexit.register(lambda: (print('closing down', flush=True), time.sleep(5)))\n"
+            "sys.argv = ['narrator', 'games']\n"
+            "run()\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    wait_for(proc.stdout, "closing down")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err, err.decode()[-2000:]
+
+
 def test_any_bytes_typed_at_a_prompt_are_handled_and_journaled(tmp_path):
     saves = tmp_path / "saves"
     typed = b"first session\nthree\n\xff\xfeA\x00sh\x1b[2J\nzz\xc3\n" + bytes(range(1, 256)) + \
