@@ -23,10 +23,11 @@ question is asked or to interrupt:
   apart, as the game holds another spelling), else by saying the answer again (a correction);
   a change offered ("Keep 'Mora', or change it to 'Mara'?") is answered "keep" or "change",
   or "no" and the answer again when neither is what was said;
-  a name (at most SPELL_WORDS words, SPELL_LETTERS letters: a table spells a name, not a
-  sentence) whose read-back is refused SPELL_AFTER times is spelled ("spell it", then "R. I.
-  K. A. R. D. space. ..."; spelled again, with the radio alphabet the narrator offers:
-  "Romeo. India. Kilo. ..."), as the read-back invites, until TRIES are spent, and counted;
+  free text whose read-back is refused SPELL_AFTER times is spelled, as the read-back invites
+  ("spell it", then, for a name of at most SPELL_WORDS words and SPELL_LETTERS letters, "R.
+  I. K. A. R. D. space. ..."; spelled again, or spelled at once when longer ("Kidnap the
+  consul's twins": a table with no hand free has no other way), with the radio alphabet the
+  narrator offers: "Romeo. India. Kilo. ..."), until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
@@ -107,7 +108,8 @@ TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 OTHERWISE_AFTER = 2  # misses or refusals before an answer is said another way (after two
 # misses in a row the narrator says what it takes)
-SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells ("Love for Jila")
+SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells letter by letter ("Love
+# for Jila"); a longer answer it spells with the radio alphabet
 SPELL_IT = "spell it"
 CHOICES = ("keep", "change")  # a player's reply to a change offered at a read-back
 REPLIES = ("yes",) + CHOICES  # what a player says to a read-back, not to a question
@@ -370,7 +372,7 @@ class Tally:
     rejected: int = 0
     by_ear: int = 0  # free-text answers taken as they sounded, spelled otherwise than said
     typed: int = 0  # answers a player typed, never heard by voice in TRIES tries
-    spelled: int = 0  # names the table spelled, letter by letter
+    spelled: int = 0  # free-text answers the table spelled
     misses: int = 0
     repeats: int = 0
     quit_checks: int = 0  # "Save and quit?" asked when no one said quit (answered no)
@@ -436,9 +438,17 @@ def held_as(said: str, respelled: dict[str, str]) -> str | None:
 
 
 def spellable(step: Step) -> bool:
-    """Whether a table would spell this answer: a name (free text of a word or two)."""
-    return (step.meaning.get("type") == "Text" and len(step.text.split()) <= SPELL_WORDS
-            and len(re.findall(r"[A-Za-z]", step.text)) <= SPELL_LETTERS)
+    """Whether a table would spell this answer when it is not heard: free text, as the
+    read-back invites ("spell it, or type it"): a table with no hand free has no other way."""
+    return step.meaning.get("type") == "Text"
+
+
+def a_name(step: Step) -> bool:
+    """Whether a table would spell this answer letter by letter first: a name (free text of
+    a word or two); a longer one ("Kidnap the consul's twins") it spells with the radio
+    alphabet at once."""
+    return len(step.text.split()) <= SPELL_WORDS \
+        and len(re.findall(r"[A-Za-z]", step.text)) <= SPELL_LETTERS
 
 
 def otherwise(step: Step) -> str | None:
@@ -670,7 +680,7 @@ class Players:
                     words_now = again(step, failed)
                 continue
             if got["mode"] == "spelling":
-                words_now = aloud_letters(step.text, radio=spelled_before)
+                words_now = aloud_letters(step.text, radio=spelled_before or not a_name(step))
                 spelled = spelled_before = True
                 self.tally.findings.append(f"spelled {step.text!r}")
                 continue
@@ -1088,7 +1098,7 @@ def report(run: Run) -> str:
         ("wrong actions", t.wrong),
         ("read-backs rejected", t.rejected),
         ("answers typed, never heard by voice", t.typed),
-        ("names spelled, letter by letter", t.spelled),
+        ("free text spelled", t.spelled),
         ("free text taken by ear, spelled otherwise", t.by_ear),
         ("quits asked about that no one said", t.quit_checks),
         ("misses / repeats", f"{t.misses} / {t.repeats}"),

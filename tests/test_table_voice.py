@@ -320,6 +320,30 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
     assert (tally.needed, tally.first, tally.rejected) == (2, 1, 1)
 
 
+@pytest.mark.parametrize("text, spelled", [
+    ("Steal a jet from Heathrow", "Sierra. Tango. Echo. Alpha. Lima. space. Alpha. space."),
+    ("Rikard Rasmussen", "R. I. K. A. R. D. space. R. A. S."),
+])
+def test_free_text_refused_twice_is_spelled_a_long_one_with_the_radio_alphabet_at_once(
+        tmp_path, monkeypatch, text, spelled):
+    """As the read-back invites, a table with no hand free spells what the narrator cannot
+    hear: a name letter by letter first, a longer answer (a job's goal) with the radio alphabet
+    at once (stop 74's Hell for Leather runs typed three goals, never spelled)."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    meaning = {"type": "Text", "text": text}
+    misheard = [{"event": "heard", "mode": "asking", "text": "See you adjust.",
+                 "meaning": {"type": "Text", "text": "See you adjust."}},
+                {"event": "said", "kind": "readback", "text": "I heard 'See you adjust.'."},
+                {"event": "expect", "mode": "confirming"}]
+    said, tally = answered(bench, tmp_path, [bench.Step(text, meaning, [meaning])], [
+        misheard, misheard, [{"event": "said", "kind": "prompt", "text": "Spell it."},
+                             {"event": "expect", "mode": "spelling"}],
+        [{"event": "applied", "input": meaning}, {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said][:3] == [text, text, "spell it"]
+    assert said[3][0].startswith(spelled) and tally.spelled == 1
+
+
 def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_again(
         tmp_path, monkeypatch):
     """At 10 dB flite awb's "yes" to "I heard heads. Right?" was heard as a sure "no"; the
