@@ -43,6 +43,17 @@ def play_intensity(lines):
     ("Charlie, A, Tango, O.", "Cato"),          # radio words and letters mixed
     ("Foxtrot Oscar Romeo Galf Echo Romeo Yunkey.", "Forgery"),
     ("Sierra Tango Echo Viekor Echo", "Steve"),
+    # in a radio spelling, a radio word written as a sound before it ("Bhima" for Lima,
+    # "Bhoskor" for Oscar), by its start ("Sia"), as the letters that sound like it ("C-A-R",
+    # "C-A" for Sierra), or with its letter before it ("H hotel"): each one letter
+    ("Kilo India Bhima Bhoskor", "Kilo"),
+    ("Sia, Mike, Oscar, Oscar, Tango, Hotel.", "Smooth"),
+    ("C-A-R-Tango Echo Alpha Lima Space Alpha", "Steal A"),
+    ("C-A-Tango, Echo, Alpha, Lima", "Steal"),
+    ("H hotel india juliet alpha charlie kilo", "Hijack"),
+    ("Galf, Alpha, Delta, Galf, Echo, Tango", "Gadget"),  # as written first: not "Alfa"
+    ("C. A. R. space. K. I. M.", "Car Kim"),      # letters, not radio: as they are
+    ("H. H. Oscar.", "Hho"),
     # a name's marks, said by name
     ("O, apostrophe, B, R, I, E, N.", "O'Brien"),
     ("D O N apostrophe T space P U S H space M E", "Don't Push Me"),

@@ -46,24 +46,35 @@ SPELLS = {**{w: w[0] for w in RADIO_WRITTEN}, **MARKS, **{m: m for m in MARK_NAM
 #: when they begin alike) is that word: Whisper writes parts of them together ("Dango",
 #: "Galf", "Viekor", "Postrophe"), and nothing else while spelling (``Whisper._not_spelled``)
 RADIO_NEAR, FIRST = 0.7, 0.1
+#: in a radio spelling, how Whisper wrote a radio word said first where no near spelling tells
+#: it (flite slt's "Sierra": "Sia", "Siaya")
+RADIO_HEARD = {"sia": "s", "siaya": "s"}
+#: in a radio spelling, letters whose names said together sound like a radio word, as Whisper
+#: wrote a spelling's first "Sierra" ("C-A-Tango", "C-A-R-Tango"), longest first
+SOUNDED = {("c", "a", "r"): "s", ("c", "a"): "s", ("c", "r"): "s"}
 
 
 def letter_words(text: str) -> list[str]:
     """The letters ``text`` spells, one per word, and "space" between words ("s a l space k
     i m")."""
     said = _said(text)
+    radio = by_radio(text)
     out: list[str] = []
     i = 0
     while i < len(said):
         word = said[i]
+        sounded = _sounded(said, i) if radio else None
         if word.lower() == SPACE:
             out.append(SPACE)
         elif word == DOUBLE and i + 1 < len(said) and said[i + 1] in ("you", "yew"):
             out.append("w")
             i += 1
-        elif spells := _spells(word):
+        elif sounded:
+            out.append(SOUNDED[sounded])
+            i += len(sounded) - 1
+        elif spells := _spells(word, radio):
             out.append(spells)
-        else:
+        elif not (radio and _echo(said, i)):
             out.extend(LETTER_NAMES.get(word, word.lower()))
         i += 1
     return out
@@ -77,22 +88,48 @@ def _said(text: str) -> list[str]:
             for w in re.findall(r"[A-Za-z]+|(?<!\S)['-](?!\S)", text)]
 
 
-def _spells(word: str) -> str | None:
+def _spells(word: str, radio: bool = False) -> str | None:
     """What a radio alphabet word or a mark's name stands for (``SPELLS``; one nearly so:
-    ``RADIO_NEAR``), or None; not a run of capitals ("QUI": letters)."""
+    ``RADIO_NEAR``), or None; not a run of capitals ("QUI": letters). In a ``radio``
+    spelling, also a word Whisper wrote with a sound before the radio word's own ("Bhima" for
+    "Lima", "Boskor" for "Oscar") or only its start ("Sia" for "Sierra": ``RADIO_HEARD``)."""
     if word in SPELLS:
         return SPELLS[word]
+    if radio and word.lower() in RADIO_HEARD:
+        return RADIO_HEARD[word.lower()]
     if word.isupper() or word in LETTER_NAMES or word == SPACE or len(word) < 4:
         return None
-    near, said = max((SequenceMatcher(None, word, s).ratio() + FIRST * (word[0] == s[0]), s)
-                     for s in SPELLS if len(s) > 1)
-    return SPELLS[said] if near >= RADIO_NEAR else None
+    forms = [word, re.sub(r"^[^aeiou]+(?=[aeiou])", "", word)] if radio else [word]
+    for form in dict.fromkeys(forms):  # as written first ("Galf" is "Golf", not "Alfa")
+        near, said = max((SequenceMatcher(None, form, s).ratio() + FIRST * (form[0] == s[0]),
+                          s) for s in SPELLS if len(s) > 1)
+        if near >= RADIO_NEAR:
+            return SPELLS[said]
+    return None
+
+
+def _sounded(said: list[str], i: int) -> tuple[str, ...] | None:
+    """The run of letters from ``said[i]`` that names a radio word by its sound (``SOUNDED``:
+    "C A R" for "Sierra"), or None."""
+    for run in SOUNDED:
+        if tuple(w.lower() for w in said[i:i + len(run)]) == run:
+            return run
+    return None
+
+
+def _echo(said: list[str], i: int) -> bool:
+    """Whether ``said[i]`` is a lone letter beside the radio word for it ("H Hotel", "B as in
+    Bravo" without the "as in"): one letter, said twice over."""
+    letter = said[i].lower()
+    return len(letter) == 1 and any(
+        0 <= j < len(said) and len(said[j]) > 1 and _spells(said[j]) == letter
+        for j in (i - 1, i + 1))
 
 
 def by_radio(text: str) -> bool:
     """Whether ``text`` spells with the radio alphabet's words more than with letters: its
     letters were heard as words, not as names that sound alike (which ``mended`` mends)."""
-    spelled = [_spells(w) for w in _said(text) if w.lower() != SPACE]
+    spelled = [_spells(w, radio=True) for w in _said(text) if w.lower() != SPACE]
     letters = [s for s in spelled if s is None or s.isalpha()]  # not marks
     return sum(s is not None for s in letters) * 2 > len(letters)
 
