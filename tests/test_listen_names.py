@@ -93,6 +93,19 @@ def test_a_name_spelled_with_the_radio_alphabet_is_heard_as_spelled(recognizer, 
     assert all(name == got for (name, _), got in heard.items()), heard
 
 
+@pytest.mark.skipif(bool(clips.missing_tools(("espeak:en-us",))), reason="needs espeak-ng")
+def test_a_radio_spelling_whisper_stopped_short_of_is_heard_to_its_end(recognizer, tmp_path):
+    """Whisper wrote espeak-ng's radio spelling of "his trial" as "Hotel, India." and of
+    "Cross" as "Charlie, R": seconds of speech left unwritten. Written with time stamps it goes
+    on to the end."""
+    spelled = {"His Trial": "Hotel. India. Sierra. space. Tango. Romeo. India. Alpha. Lima.",
+               "Cross": "Charlie. Romeo. Oscar. Sierra. Sierra."}
+    heard = {name: letters(hear_file(recognizer, clips.make_clip(
+        tmp_path, said, None, "espeak:en-us").path, trait(), mode="spelling")["text"])
+        for name, said in spelled.items()}
+    assert heard == {name: name for name in spelled}
+
+
 def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, tmp_path):
     """A table spelling at its own pace: "Love for Jila", a letter or "space" every 0.85 s (11
     s), outlasts the 10 s Whisper hears at once. It was cut there (in flite rms Whisper looped

@@ -88,9 +88,10 @@ same way each time, and the table typed what it could not get said. A spelled on
 "spelling") is decoded with every token suppressed but single letters, the parts of the radio
 alphabet's words ("Bravo"), "space", "dash", an apostrophe and punctuation
 (unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the
-phrase ("QUI, CK." → "q u i c k"); letters said by their names are mended by the answer said
-aloud before them, when the same question was last answered aloud (``respell``: "B U D A P S
-T" and "Budapest" written "Do the best." give "b u d a p e s t").
+phrase ("QUI, CK." → "q u i c k"); one it stopped short of the speech is decoded once more with
+time stamps, which goes on to the end (``_spelled_on``); letters said by their names are
+mended by the answer said aloud before them, when the same question was last answered aloud
+(``respell``: "B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -135,6 +136,9 @@ WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
 SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" between words
+CUT_SHORT = 1.5  # seconds of a spelling's speech per letter written, past which Whisper
+# stopped short (espeak-ng's radio spellings: 1.7 to 3.5; 341 spellings written whole by the
+# table's five voices: 0.86 at most)
 LOOPED_AT = 4  # letters and words of a spelling written twice over or more: a loop, not a name
 NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
@@ -440,6 +444,7 @@ class Whisper:
         held = {"suppress_tokens": self._not_spelled} if spelling else {}
         free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
+            free = self._spelled_on(free, samples, encoded)
             self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
             said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
@@ -538,6 +543,22 @@ class Whisper:
                                             num_hypotheses=BEAM,
                                             max_length=len(asked) + tokens, **held)[0]
         return [self._tok.decode(ids).strip() for ids in result.sequences_ids]
+
+    def _spelled_on(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
+        """A spelling's transcripts, and first, when the best stopped short (fewer letters
+        than its speech holds at CUT_SHORT seconds each: espeak-ng's radio "his trial" written
+        "Hotel, India."), its transcript with time stamps if that holds more letters: so
+        decoded, Whisper went on to the end ("Hotel, India, Sierra, space, ...")."""
+        letters = len(letter_words(spelled_once(free[0]))) if free else 0
+        if _spoken_seconds(samples) <= CUT_SHORT * max(letters, 1):
+            return free
+        head = list(self._tok.sot_sequence)
+        result = self._model.model.generate(encoded, [head], beam_size=BEAM,
+                                            max_length=len(head) + 2 * SPELL_TOKENS,
+                                            suppress_tokens=self._not_spelled)[0]
+        stamped = self._tok.decode([i for i in result.sequences_ids[0]
+                                    if i < self._tok.eot]).strip()
+        return [stamped] + free if len(letter_words(spelled_once(stamped))) > letters else free
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
@@ -671,6 +692,14 @@ def _speech(encoded, samples: np.ndarray, n_mels: int) -> np.ndarray:
     for Whisper tiny.en) was scored as if no one spoke (flite slt's "merit" lost to "next")."""
     count = int(len(samples) / RATE * FRAMES_PER_SECOND) + 50
     return np.asarray(encoded)[:, :count + (count == n_mels)]
+
+
+def _spoken_seconds(samples: np.ndarray) -> float:
+    """Seconds from the first to the last sample louder than a twentieth of the loudest: the
+    speech, without the quiet the ears keep before and after it."""
+    loud = np.flatnonzero(np.abs(samples) > 0.05 * np.abs(samples).max()) \
+        if samples.size else []
+    return (loud[-1] - loud[0]) / RATE if len(loud) else 0.0
 
 
 def _texts_asked(grammar) -> tuple:
