@@ -51,6 +51,8 @@ def play_intensity(lines):
     ("C-A-R-Tango Echo Alpha Lima Space Alpha", "Steal A"),
     ("C-A-Tango, Echo, Alpha, Lima", "Steal"),
     ("H hotel india juliet alpha charlie kilo", "Hijack"),
+    ("Delta B Oscar November apostrophe Tango", "Don't"),  # the onset heard before "Oscar"
+    ("Lima, P, Oscar, Victor, Echo.", "Love"),
     ("Galf, Alpha, Delta, Galf, Echo, Tango", "Gadget"),  # as written first: not "Alfa"
     ("C. A. R. space. K. I. M.", "Car Kim"),      # letters, not radio: as they are
     ("H. H. Oscar.", "Hho"),

@@ -52,6 +52,7 @@ RADIO_HEARD = {"sia": "s", "siaya": "s"}
 #: in a radio spelling, letters whose names said together sound like a radio word, as Whisper
 #: wrote a spelling's first "Sierra" ("C-A-Tango", "C-A-R-Tango"), longest first
 SOUNDED = {("c", "a", "r"): "s", ("c", "a"): "s", ("c", "r"): "s"}
+ONSETS, VOWELS = "bp", "aeiou"  # a sound Whisper hears before a radio word's vowel, as a letter
 
 
 def letter_words(text: str) -> list[str]:
@@ -74,7 +75,7 @@ def letter_words(text: str) -> list[str]:
             i += len(sounded) - 1
         elif spells := _spells(word, radio):
             out.append(spells)
-        elif not (radio and _echo(said, i)):
+        elif not (radio and _stray(said, i)):
             out.extend(LETTER_NAMES.get(word, word.lower()))
         i += 1
     return out
@@ -117,13 +118,18 @@ def _sounded(said: list[str], i: int) -> tuple[str, ...] | None:
     return None
 
 
-def _echo(said: list[str], i: int) -> bool:
-    """Whether ``said[i]`` is a lone letter beside the radio word for it ("H Hotel", "B as in
-    Bravo" without the "as in"): one letter, said twice over."""
+def _stray(said: list[str], i: int) -> bool:
+    """Whether ``said[i]`` is a lone letter beside the radio word for it ("H hotel": one
+    letter, said twice over), or a lone "b" or "p" before a radio word that begins with a
+    vowel: the onset Whisper hears there ("Delta B Oscar", as it wrote "Bhoskor")."""
     letter = said[i].lower()
-    return len(letter) == 1 and any(
-        0 <= j < len(said) and len(said[j]) > 1 and _spells(said[j]) == letter
-        for j in (i - 1, i + 1))
+    if len(letter) != 1:
+        return False
+    beside = [_spells(said[j]) if 0 <= j < len(said) and len(said[j]) > 1 else None
+              for j in (i - 1, i + 1)]
+    onset = letter in ONSETS and i + 1 < len(said) and said[i + 1][:1].lower() in VOWELS \
+        and beside[1] is not None
+    return letter in beside or onset
 
 
 def by_radio(text: str) -> bool:
