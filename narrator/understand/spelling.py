@@ -4,7 +4,8 @@ A name the recogniser cannot spell ("Rikard Rasmussen" heard as "Rick her dress,
 can be spelled instead: ``letters(text)`` reads the letters (one letter per word, letter
 names such as "bee" and "double you" in lower case, runs of letters a recogniser wrote
 together, "QUI CK", or the radio alphabet's words, "Bravo Uniform Delta", which a recogniser
-tells apart where the letters' names sound alike), with the word "space" between words, into
+tells apart where the letters' names sound alike, also as it misspells them: "Dango", "Bhoskor",
+"C-A-R" for "Sierra"), with the word "space" between words, into
 the text they spell. A name's apostrophe and hyphen are said by name ("O apostrophe B R I E N",
 "J E A N dash L U C"; typed, "hyphen" too).
 ``spelled_out`` says a text back letter by letter, so a player who cannot read the screen can
