@@ -552,12 +552,8 @@ class Whisper:
         letters = len(letter_words(spelled_once(free[0]))) if free else 0
         if _spoken_seconds(samples) <= CUT_SHORT * max(letters, 1):
             return free
-        head = list(self._tok.sot_sequence)
-        result = self._model.model.generate(encoded, [head], beam_size=BEAM,
-                                            max_length=len(head) + 2 * SPELL_TOKENS,
-                                            suppress_tokens=self._not_spelled)[0]
-        stamped = self._tok.decode([i for i in result.sequences_ids[0]
-                                    if i < self._tok.eot]).strip()
+        stamped = self._beam(encoded, list(self._tok.sot_sequence), 2 * SPELL_TOKENS,
+                             suppress_tokens=self._not_spelled)[0]  # time stamps not written
         return [stamped] + free if len(letter_words(spelled_once(stamped))) > letters else free
 
     def _names_prompt(self, grammar) -> list[int]:
