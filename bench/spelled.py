@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from table import GAMES, PLAYERS, ROOT, SPELL_LETTERS, aloud_letters, events_of, typed
+from table import GAMES, PLAYERS, ROOT, aloud_letters, events_of, typed
 
 import clips  # noqa: E402 (tests/, on the path through table)
 from narrator.events import Line, Text  # noqa: E402
@@ -41,7 +41,7 @@ from narrator.voice.mic import RATE, Frames  # noqa: E402
 from narrator.voice.whisper import Whisper  # noqa: E402
 
 OTHER = 7  # the answer said aloud before a spelling, for another one: this many names on
-WORDS = 2  # names of at most this many words (the table bench spells three: "Love for Jila")
+WORDS, LETTERS = 2, 16  # names of at most this many words and letters
 QUIET = (np.random.default_rng(5).standard_normal(RATE) * 30).astype(np.int16).tobytes()
 
 
@@ -59,7 +59,7 @@ def names(work: Path) -> list[tuple[str, Expectation]]:
                 asked = [a for a in event["accepts"] if a["kind"] == "AcceptText"]
             elif event["event"] == "heard" and event["meaning"]["type"] == "Text" and asked:
                 words = re.findall(r"[A-Za-z]+", event["text"])
-                if len(words) <= WORDS and len("".join(words)) <= SPELL_LETTERS:
+                if len(words) <= WORDS and len("".join(words)) <= LETTERS:
                     found.append((event["text"], Expectation(Line("ask"), (AcceptText(
                         asked[0]["label"], tuple(asked[0].get("names", ()))),))))
     return found

@@ -24,10 +24,9 @@ question is asked or to interrupt:
   a change offered ("Keep 'Mora', or change it to 'Mara'?") is answered "keep" or "change",
   or "no" and the answer again when neither is what was said;
   free text whose read-back is refused SPELL_AFTER times is spelled, as the read-back invites
-  ("spell it", then, for a name of at most SPELL_WORDS words and SPELL_LETTERS letters, "R.
-  I. K. A. R. D. space. ..."; spelled again, or spelled at once when longer ("Kidnap the
-  consul's twins": a table with no hand free has no other way), with the radio alphabet the
-  narrator offers: "Romeo. India. Kilo. ..."), until TRIES are spent, and counted;
+  ("spell it", then with the radio alphabet the narrator's prompt offers first: "Romeo.
+  India. Kilo. space. ...", a name or a longer answer alike: "Kidnap the consul's twins" has
+  no other way at a table with no hand free), until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
@@ -108,8 +107,6 @@ TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 OTHERWISE_AFTER = 2  # misses or refusals before an answer is said another way (after two
 # misses in a row the narrator says what it takes)
-SPELL_WORDS, SPELL_LETTERS = 3, 16  # the longest name a table spells letter by letter ("Love
-# for Jila"); a longer answer it spells with the radio alphabet
 SPELL_IT = "spell it"
 CHOICES = ("keep", "change")  # a player's reply to a change offered at a read-back
 REPLIES = ("yes",) + CHOICES  # what a player says to a read-back, not to a question
@@ -443,14 +440,6 @@ def spellable(step: Step) -> bool:
     return step.meaning.get("type") == "Text"
 
 
-def a_name(step: Step) -> bool:
-    """Whether a table would spell this answer letter by letter first: a name (free text of
-    a word or two); a longer one ("Kidnap the consul's twins") it spells with the radio
-    alphabet at once."""
-    return len(step.text.split()) <= SPELL_WORDS \
-        and len(re.findall(r"[A-Za-z]", step.text)) <= SPELL_LETTERS
-
-
 def otherwise(step: Step) -> str | None:
     """The answer said another way, as the narrator's help puts it: "zero" for "none" (a
     number of successes "from 0 to 1"); None for any other answer."""
@@ -596,7 +585,7 @@ class Players:
     def _answer(self, step: Step) -> bool:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
-        spelled = neither = spelled_before = False
+        spelled = neither = False
         said_as = (step.text, otherwise(step))  # the answer's words, either way
         unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
@@ -680,8 +669,8 @@ class Players:
                     words_now = again(step, failed)
                 continue
             if got["mode"] == "spelling":
-                words_now = aloud_letters(step.text, radio=spelled_before or not a_name(step))
-                spelled = spelled_before = True
+                words_now = aloud_letters(step.text, radio=True)
+                spelled = True
                 self.tally.findings.append(f"spelled {step.text!r}")
                 continue
             if not step.applied and (same(got["heard"], step.meaning) or got["undone"]

@@ -201,7 +201,7 @@ def test_help_and_what_now_while_spelling_say_how_to_spell():
     transcript, *_ = play_intensity([("asking", "spell it"), ("spelling", "help"),
                                      ("spelling", "what now")])
     assert '"space" between words' in transcript and '"apostrophe" or "dash"' in transcript
-    assert "spelled one letter at a time" in transcript
+    assert "spelled with alpha, bravo, charlie (or one letter at a time)" in transcript
 
 
 # --------------------------------------------------------------------------- longer than 10 s

@@ -322,13 +322,13 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
 
 @pytest.mark.parametrize("text, spelled", [
     ("Steal a jet from Heathrow", "Sierra. Tango. Echo. Alpha. Lima. space. Alpha. space."),
-    ("Rikard Rasmussen", "R. I. K. A. R. D. space. R. A. S."),
+    ("Rikard Rasmussen", "Romeo. India. Kilo. Alpha. Romeo. Delta. space. Romeo."),
 ])
-def test_free_text_refused_twice_is_spelled_a_long_one_with_the_radio_alphabet_at_once(
+def test_free_text_refused_twice_is_spelled_with_the_radio_alphabet_the_prompt_offers_first(
         tmp_path, monkeypatch, text, spelled):
     """As the read-back invites, a table with no hand free spells what the narrator cannot
-    hear: a name letter by letter first, a longer answer (a job's goal) with the radio alphabet
-    at once (stop 74's Hell for Leather runs typed three goals, never spelled)."""
+    hear, a name or a longer answer (a job's goal: stop 74's Hell for Leather runs typed three,
+    never spelled), the way the spelling prompt offers first: with the radio alphabet."""
     bench = bench_table()
     monkeypatch.setattr(bench, "REACTION", 0.0)
     meaning = {"type": "Text", "text": text}

@@ -28,7 +28,7 @@ CONFIRM = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
 CHOICE = AcceptWords(("keep", "change"))
 CHANGE = "readback.change"  # that question's key (the session's own, as "confirm" is)
 #: asked when the table says "spell it" at a free-text question
-SPELL = ("Spell it one letter at a time, or with words such as alpha, bravo, charlie, and say "
+SPELL = ("Spell it with words such as alpha, bravo, charlie, or one letter at a time, and say "
          "space between words.")
 
 
@@ -360,8 +360,8 @@ class Session:
         "reading" or "paused": what the shell is doing comes first)."""
         expectation = self.expectation
         if self._spelling:
-            waits = ("waiting for the answer spelled one letter at a time (or alpha, bravo, "
-                     "charlie).")
+            waits = ("waiting for the answer spelled with alpha, bravo, charlie (or one "
+                     "letter at a time).")
         elif self._offered is not None:
             waits = "waiting for keep or change: " + self._text(expectation.prompt)
         elif self._pending is not None:

@@ -22,7 +22,7 @@ def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]
     if expectation is None or mode in ("reading", "paused"):
         return []
     if mode == "spelling":
-        return ['the letters one by one (or alpha, bravo, charlie), "space" between words, '
+        return ['the letters as alpha, bravo, charlie (or one by one), "space" between words, '
                 '"apostrophe" or "dash" where the name has one']
     return [s for a in expectation.accepts if (s := _answer(a))]
 

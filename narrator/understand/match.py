@@ -51,8 +51,8 @@ def understand(text: str, expectation: Expectation | None,
     if mode == "spelling" and is_free(expectation, mode):
         spelled = letters(text)
         return Text(spelled) if spelled else Unclear(text, "I heard no letters: spell it "
-                                                           "one letter at a time, or alpha, "
-                                                           "bravo, charlie.")
+                                                           "with alpha, bravo, charlie, or "
+                                                           "one letter at a time.")
     if is_free(expectation, mode):
         return Text(_as_kept(text))
     return Unclear(text, _not_now(said, expectation))
