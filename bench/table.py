@@ -476,6 +476,13 @@ def words(text: str) -> list[str]:
 RESPONSES = ("said", "earcon", "state", "applied")
 
 
+def heard_as(event: dict) -> str:
+    """A ``heard`` event's words, with the recogniser's own when they differ ("b u d (written
+    'Bravo, Uniform, Delta.')")."""
+    written = event.get("transcript")
+    return f"{event['text']} (written {written!r})" if written else event["text"]
+
+
 def response(event: dict) -> bool:
     """The narrator reacts to what it heard (news such as "The sound output is back." is
     none)."""
@@ -716,7 +723,7 @@ class Players:
         question = self.await_or_collect()
         for event in self.stream.events[begin:self.cursor]:
             if event["event"] == "heard" and event["mode"] in ANSWERING:
-                got["heard"], got["heard_text"] = event["meaning"], event["text"]
+                got["heard"], got["heard_text"] = event["meaning"], heard_as(event)
             elif event["event"] == "applied":
                 got["applied"].append(event["input"])
             elif event["event"] == "undone":

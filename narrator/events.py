@@ -195,10 +195,12 @@ ENGINES = ("text", "whisper", "pocketsphinx", "vosk")
 class Utterance:
     """One thing heard, understood once by the ears (``meaning``: Control, a game input or
     Unclear). ``confidence`` is 0..1 (1.0 typed); ``sure`` False: read it back before it
-    counts (low confidence, or free text heard by voice)."""
+    counts (low confidence, or free text heard by voice); ``transcript``: the recogniser's own
+    words when they are not ``text`` (a spelling's "Bravo, Uniform", a phrase fitted to "Pass.")."""
 
     text: str
     meaning: Any
     confidence: float
     engine: str
     sure: bool = True
+    transcript: str = ""

@@ -4,9 +4,12 @@ narrator's own voice). Decoded results are given as ``Heard`` values: no audio h
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from narrator.events import Control, Dice, Line, Text, Unclear, Word
+from narrator.session.event_log import EventLog, LoggedEars
 from narrator.understand import (
     AcceptDice, AcceptSuccesses, AcceptText, AcceptWords, Expectation, grammar,
 )
@@ -321,3 +324,31 @@ def test_a_name_spelled_with_the_radio_alphabet_as_the_prompt_ends_is_taken_not_
                     free="Bravo, uniform Delta Alpha Papa Echo Sierra Tango",
                     echo="and say space between words.")
     assert heard.meaning == Text("Budapest")
+
+
+class Hearing:
+    """Ears that hear one utterance."""
+
+    def __init__(self, heard):
+        self.heard = heard
+
+    def listen(self, expectation, *, mode="asking"):
+        return self.heard
+
+
+def test_the_events_stream_shows_a_spellings_own_words_beside_its_letters(tmp_path):
+    """A spelling's ``heard`` event held only the letters ("b u d a a e s t"): whether Whisper
+    wrote espeak-ng's "Papa" as "Alpha" or lost a letter could not be told from the run. The
+    recogniser's own words now go with them; a phrase heard as written has none."""
+    spelled = whisper("b u d a p e s t", 1.0, seconds=6.0, expectation=NAME, mode="spelling",
+                      free="Bravo, uniform Delta Alpha Papa Echo Sierra Tango")
+    plain = whisper("4 2", 0.99, free="4 2")
+    log = EventLog(tmp_path / "events.jsonl", print)
+    for heard, mode in ((spelled, "spelling"), (plain, "asking")):
+        LoggedEars(Hearing(heard), log).listen(NAME, mode=mode)
+    log.close(False)
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    heard = [e for e in events if e["event"] == "heard"]
+    assert heard[0]["text"] == "b u d a p e s t"
+    assert heard[0]["transcript"] == "Bravo, uniform Delta Alpha Papa Echo Sierra Tango"
+    assert "transcript" not in heard[1]

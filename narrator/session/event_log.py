@@ -133,9 +133,10 @@ class LoggedEars:
         self._log.asked(expectation, mode)
         heard = self._ears.listen(expectation, mode=mode, **kwargs)
         if heard is not None:
+            written = {"transcript": heard.transcript} if heard.transcript else {}
             self._log.write("heard", mode=mode, text=heard.text, engine=heard.engine,
                             confidence=heard.confidence, sure=heard.sure,
-                            meaning=to_dict(heard.meaning))
+                            meaning=to_dict(heard.meaning), **written)
         return heard
 
     def __getattr__(self, name: str) -> Any:  # ready, notices, cued, close ...

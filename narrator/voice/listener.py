@@ -187,7 +187,8 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
                    or (not echo and spelled_like(heard))):
         sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear)) \
             and not (noisy and isinstance(meaning, ANSWERS) and not replies(meaning, mode))
-        return Utterance(spoken, meaning, heard.confidence, engine, sure)
+        return Utterance(spoken, meaning, heard.confidence, engine, sure,
+                         heard.free if heard.free != spoken else "")
     carried = carried_answer(heard, expectation, mode) if not wake else None
     if carried is not None:
         return Utterance(heard.free, carried, heard.confidence, engine, False)
