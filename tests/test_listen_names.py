@@ -106,6 +106,16 @@ def test_a_radio_spelling_whisper_stopped_short_of_is_heard_to_its_end(recognize
     assert heard == {name: name for name in spelled}
 
 
+@pytest.mark.skipif(bool(clips.missing_tools(("espeak:en-us",))), reason="needs espeak-ng")
+def test_a_radio_spelling_whisper_looped_on_is_decoded_again_without_the_loop(recognizer,
+                                                                              tmp_path):
+    """Blades' table typed "Silas" (stop 76): Whisper wrote espeak-ng's "Sierra. India. Lima.
+    Alpha. Sierra." as "C-A-R-N-D-Lima Alpha" over and over. Decoded once more with repeats
+    held back, it is written as said."""
+    clip = clips.make_clip(tmp_path, "Sierra. India. Lima. Alpha. Sierra.", None, "espeak:en-us")
+    assert letters(hear_file(recognizer, clip.path, trait(), mode="spelling")["text"]) == "Silas"
+
+
 def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, tmp_path):
     """A table spelling at its own pace: "Love for Jila", a letter or "space" every 0.85 s (11
     s), outlasts the 10 s Whisper hears at once. It was cut there (in flite rms Whisper looped

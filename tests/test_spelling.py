@@ -15,7 +15,7 @@ from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
 from narrator.voice.respell import EDIT_GAIN, neighbours, respell
-from narrator.voice.whisper import spelled_once
+from narrator.voice.whisper import looped, spelled_once
 from scripted import Scripted, sounds
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
@@ -89,6 +89,19 @@ def test_a_spelling_in_radio_words_is_told_from_one_in_letters(said, radio):
 ])
 def test_a_spelling_written_over_and_over_counts_once(written, spelled):
     assert spelled_once(written) == spelled
+
+
+@pytest.mark.parametrize("written, loops", [
+    ("C-A-R-N-D-Lima Alpha C-A-R-N-D-Lima Alpha C-A-R-N", True),  # espeak-ng's "Silas"
+    ("C-A-R-N-N-N-N-N-N", True), ("I, I, I, I, I.", True),
+    ("Charlie Romeo Oscar Sierra Sierra", False),  # "Cross"
+    ("Alpha Sierra Sierra Alpha Sierra Sierra", False), ("T I N T I N", False),
+    ("B O R A space B O R A", False),
+])
+def test_a_spelling_whisper_looped_on_is_told_from_a_name_that_repeats(written, loops):
+    """A looped spelling is decoded once more with repeats held back (``Whisper._unlooped``);
+    a name's own repeats are not a loop."""
+    assert looped(written) is loops
 
 
 def test_no_letters_spell_nothing():

@@ -92,6 +92,8 @@ phrase ("QUI, CK." → "q u i c k"); one it stopped short of the speech is decod
 time stamps, which goes on to the end (``_spelled_on``); letters said by their names are
 mended by the answer said aloud before them, when the same question was last answered aloud
 (``respell``: "B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t").
+One Whisper looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once
+more with repeats held back (``_unlooped``), kept when that does not loop.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -140,6 +142,9 @@ CUT_SHORT = 1.5  # seconds of a spelling's speech per letter written, past which
 # stopped short (espeak-ng's radio spellings: 1.7 to 3.5; 341 spellings written whole by the
 # table's five voices: 0.86 at most)
 LOOPED_AT = 4  # letters and words of a spelling written twice over or more: a loop, not a name
+LETTER_RUN = 3  # one letter written this many times running is a loop too ("c a r r r r r")
+UNLOOP = 1.2  # CTranslate2's repetition penalty, decoding a looped spelling once more (always
+# on, it lost four right radio spellings of 125: "Sierra, Sierra" is a spelling's own)
 NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
@@ -444,7 +449,7 @@ class Whisper:
         held = {"suppress_tokens": self._not_spelled} if spelling else {}
         free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
-            free = self._spelled_on(free, samples, encoded)
+            free = self._spelled_on(self._unlooped(free, encoded, asked), samples, encoded)
             self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
             said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
@@ -543,6 +548,15 @@ class Whisper:
                                             num_hypotheses=BEAM,
                                             max_length=len(asked) + tokens, **held)[0]
         return [self._tok.decode(ids).strip() for ids in result.sequences_ids]
+
+    def _unlooped(self, free: list[str], encoded, asked: list[int]) -> list[str]:
+        """A spelling's transcripts, and first, when the best loops (``looped``), its
+        transcripts decoded with a repetition penalty (UNLOOP) if the best of those does not."""
+        if not (free and looped(free[0])):
+            return free
+        again = self._beam(encoded, asked, SPELL_TOKENS, suppress_tokens=self._not_spelled,
+                           repetition_penalty=UNLOOP)
+        return again + free if again and not looped(again[0]) else free
 
     def _spelled_on(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
         """A spelling's transcripts, and first, when the best stopped short (fewer letters
@@ -813,6 +827,17 @@ def spelled_once(text: str) -> str:
     U L U": Lulu, "T I N T I N") as it is."""
     said = once(text)
     return said if len(said.split()) >= LOOPED_AT else text
+
+
+def looped(spelling: str) -> bool:
+    """Whether Whisper looped on a spelling: its letters are some of them over and over, more
+    than twice ("c a r n d l a c a r n d l a c a r n"; "t i n t i n" is a name), or hold one
+    letter LETTER_RUN times running ("c a r n n n n")."""
+    letters = letter_words(spelling)
+    return any(len(letters) > 2 * period and all(
+        letter == letters[i % period] for i, letter in enumerate(letters))
+        for period in range(1, len(letters) // 2 + 1)) or any(
+        len(set(letters[i:i + LETTER_RUN])) == 1 for i in range(len(letters) - LETTER_RUN + 1))
 
 
 def _doubled(phrase: str) -> bool:
