@@ -26,7 +26,8 @@ question is asked or to interrupt:
   free text whose read-back is refused SPELL_AFTER times is spelled, as the read-back invites
   ("spell it", then with the radio alphabet the narrator's prompt offers first: "Romeo.
   India. Kilo. space. ...", a name or a longer answer alike: "Kidnap the consul's twins" has
-  no other way at a table with no hand free), until TRIES are spent, and counted;
+  no other way at a table with no hand free; spelled again, the other way the prompt offers:
+  "R. I. K. A. R. D. space. ..."), until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
@@ -592,7 +593,7 @@ class Players:
     def _answer(self, step: Step) -> bool:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
-        spelled = neither = False
+        spelled = neither = spelled_before = False
         said_as = (step.text, otherwise(step))  # the answer's words, either way
         unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
@@ -676,8 +677,8 @@ class Players:
                     words_now = again(step, failed)
                 continue
             if got["mode"] == "spelling":
-                words_now = aloud_letters(step.text, radio=True)
-                spelled = True
+                words_now = aloud_letters(step.text, radio=not spelled_before)
+                spelled = spelled_before = True
                 self.tally.findings.append(f"spelled {step.text!r}")
                 continue
             if not step.applied and (same(got["heard"], step.meaning) or got["undone"]

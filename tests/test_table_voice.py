@@ -320,15 +320,19 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
     assert (tally.needed, tally.first, tally.rejected) == (2, 1, 1)
 
 
-@pytest.mark.parametrize("text, spelled", [
-    ("Steal a jet from Heathrow", "Sierra. Tango. Echo. Alpha. Lima. space. Alpha. space."),
-    ("Rikard Rasmussen", "Romeo. India. Kilo. Alpha. Romeo. Delta. space. Romeo."),
+@pytest.mark.parametrize("text, spelled, again", [
+    ("Steal a jet from Heathrow", "Sierra. Tango. Echo. Alpha. Lima. space. Alpha. space.",
+     "S. T. E. A. L. space. A. space."),
+    ("Rikard Rasmussen", "Romeo. India. Kilo. Alpha. Romeo. Delta. space. Romeo.",
+     "R. I. K. A. R. D. space. R."),
 ])
-def test_free_text_refused_twice_is_spelled_with_the_radio_alphabet_the_prompt_offers_first(
-        tmp_path, monkeypatch, text, spelled):
+def test_free_text_refused_twice_is_spelled_with_the_radio_alphabet_then_letter_by_letter(
+        tmp_path, monkeypatch, text, spelled, again):
     """As the read-back invites, a table with no hand free spells what the narrator cannot
     hear, a name or a longer answer (a job's goal: stop 74's Hell for Leather runs typed three,
-    never spelled), the way the spelling prompt offers first: with the radio alphabet."""
+    never spelled), the way the spelling prompt offers first, with the radio alphabet; a
+    spelling refused, it spells the other way (espeak-ng's "Silas" by radio was written
+    "C-A-R-N-D" in Blades' runs, letter by letter "S I L A S")."""
     bench = bench_table()
     monkeypatch.setattr(bench, "REACTION", 0.0)
     meaning = {"type": "Text", "text": text}
@@ -336,12 +340,14 @@ def test_free_text_refused_twice_is_spelled_with_the_radio_alphabet_the_prompt_o
                  "meaning": {"type": "Text", "text": "See you adjust."}},
                 {"event": "said", "kind": "readback", "text": "I heard 'See you adjust.'."},
                 {"event": "expect", "mode": "confirming"}]
+    spell = [{"event": "said", "kind": "prompt", "text": "Spell it."},
+             {"event": "expect", "mode": "spelling"}]
     said, tally = answered(bench, tmp_path, [bench.Step(text, meaning, [meaning])], [
-        misheard, misheard, [{"event": "said", "kind": "prompt", "text": "Spell it."},
-                             {"event": "expect", "mode": "spelling"}],
+        misheard, misheard, spell, misheard, spell,
         [{"event": "applied", "input": meaning}, {"event": "expect", "mode": "asking"}]])
     assert [words for words, *_ in said][:3] == [text, text, "spell it"]
-    assert said[3][0].startswith(spelled) and tally.spelled == 1
+    assert said[3][0].startswith(spelled) and said[4][0] == "spell it"
+    assert said[5][0].startswith(again) and tally.spelled == 1
 
 
 def test_a_yes_heard_as_no_is_followed_by_the_answer_when_the_question_is_asked_again(
