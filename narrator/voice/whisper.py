@@ -834,10 +834,13 @@ def looped(spelling: str) -> bool:
     than twice ("c a r n d l a c a r n d l a c a r n"; "t i n t i n" is a name), or hold one
     letter LETTER_RUN times running ("c a r n n n n")."""
     letters = letter_words(spelling)
-    return any(len(letters) > 2 * period and all(
-        letter == letters[i % period] for i, letter in enumerate(letters))
-        for period in range(1, len(letters) // 2 + 1)) or any(
-        len(set(letters[i:i + LETTER_RUN])) == 1 for i in range(len(letters) - LETTER_RUN + 1))
+    over_and_over = any(
+        len(letters) > 2 * period and all(letter == letters[i % period]
+                                          for i, letter in enumerate(letters))
+        for period in range(1, len(letters) // 2 + 1))
+    running = any(len(set(letters[i:i + LETTER_RUN])) == 1
+                  for i in range(len(letters) - LETTER_RUN + 1))
+    return over_and_over or running
 
 
 def _doubled(phrase: str) -> bool:
