@@ -25,9 +25,9 @@ question is asked or to interrupt:
   or "no" and the answer again when neither is what was said;
   free text whose read-back is refused SPELL_AFTER times is spelled, as the read-back invites
   ("spell it", then with the radio alphabet the narrator's prompt offers first: "Romeo.
-  India. Kilo. space. ...", a name or a longer answer alike: "Kidnap the consul's twins" has
-  no other way at a table with no hand free; spelled again, the other way the prompt offers:
-  "R. I. K. A. R. D. space. ..."), until TRIES are spent, and counted;
+  India. Kilo. space. ... Done.", a name or a longer answer alike: "Kidnap the consul's
+  twins" has no other way at a table with no hand free; spelled again, the other way the
+  prompt offers: "R. I. K. A. R. D. space. ... Done."), until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
 * a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
@@ -92,7 +92,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
 from by_ear import sounds_like  # noqa: E402
-from narrator.understand.spelling import MARK_NAMES, NAME_WORD, RADIO  # noqa: E402
+from narrator.understand.spelling import DONE, MARK_NAMES, NAME_WORD, RADIO  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
 SEED = "7"
@@ -459,15 +459,15 @@ def again(step: Step, failed: int) -> str:
 
 
 def aloud_letters(text: str, radio: bool = False) -> str:
-    """How a player spells ``text``: "R. I. K. space. R. A. S." (letters only), or with the
-    radio alphabet ("Romeo. India. Kilo. space. ..."), as the narrator's prompt offers; an
-    apostrophe or a hyphen by name ("apostrophe", "dash"), as its help says."""
+    """How a player spells ``text``: "R. I. K. space. R. A. S. Done." (letters only), or with
+    the radio alphabet ("Romeo. India. Kilo. space. ... Done."), as the narrator's prompt
+    offers; an apostrophe or a hyphen by name ("apostrophe", "dash"), as its help says."""
     def said(letter: str) -> str:
         if letter in MARK_NAMES:
             return MARK_NAMES[letter]
         return RADIO[ord(letter.lower()) - ord("a")].capitalize() if radio else letter.upper()
     return " space. ".join(". ".join(said(c) for c in w) + "."
-                           for w in re.findall(NAME_WORD, text))
+                           for w in re.findall(NAME_WORD, text)) + f" {DONE.capitalize()}."
 
 
 def words(text: str) -> list[str]:

@@ -322,7 +322,7 @@ def test_a_name_spelled_with_the_radio_alphabet_as_the_prompt_ends_is_taken_not_
     Hell for Leather bench's "Budapest" was dropped so, and spelled again)."""
     heard = whisper("b u d a p e s t", 1.0, seconds=6.0, expectation=NAME, mode="spelling",
                     free="Bravo, uniform Delta Alpha Papa Echo Sierra Tango",
-                    echo="and say space between words.")
+                    echo="Say space between words, and done at the end.")
     assert heard.meaning == Text("Budapest")
 
 

@@ -4,6 +4,8 @@ cannot write is spelled, letter by letter."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from rapidfuzz.distance import Levenshtein
@@ -15,7 +17,7 @@ from narrator.understand.spelling import letters
 from narrator.voice.asr import make_recognizer
 from narrator.voice.hear import hear_file, read_pcm
 from narrator.voice.listener import Ears
-from narrator.voice.mic import RATE, Frames
+from narrator.voice.mic import FRAME, RATE, Endpointer, Frames
 
 VOICES = ("flite:rms", "flite:awb", "festival:slt-hts")
 pytestmark = [pytest.mark.audio,
@@ -114,6 +116,44 @@ def test_a_radio_spelling_whisper_looped_on_is_decoded_again_without_the_loop(re
     held back, it is written as said."""
     clip = clips.make_clip(tmp_path, "Sierra. India. Lima. Alpha. Sierra.", None, "espeak:en-us")
     assert letters(hear_file(recognizer, clip.path, trait(), mode="spelling")["text"]) == "Silas"
+
+
+class Paced(Frames):
+    """A recording read no faster than it was said, as from a microphone."""
+
+    def read(self, timeout: float | None = None) -> bytes:
+        time.sleep(FRAME / RATE)
+        return super().read(timeout)
+
+
+@pytest.mark.parametrize("spelled", ["Kilo. India. Mike.", "K. I. M."])
+def test_a_spelling_ended_with_done_is_taken_without_waiting_out_the_quiet(recognizer,
+                                                                          tmp_path, spelled):
+    """The prompt asks for "done" after the last letter: the spelling is then taken once it is
+    decoded, not after the second of quiet that ends one otherwise (a pause between letters
+    must not end it), and "done" is no letters (decoded with a letter spelling, Whisper
+    writes it "D N")."""
+    quiet = np.zeros(2 * RATE, np.int16).tobytes()
+    waited = {}
+    for end in ("", " Done."):
+        said = clips.spoken(clips.make_clip(tmp_path, spelled + end, None, "flite:slt"))
+        source = Paced(quiet + said + quiet)
+        heard = Ears(recognizer, source, clock=lambda: source.seconds_read).listen(
+            trait(), mode="spelling")
+        assert heard.meaning == Text("Kim"), end
+        waited[end] = source.seconds_read - (len(quiet) + len(said)) / 2 / RATE
+    assert waited[""] >= Endpointer.letter_end_frames * FRAME / RATE > 0.9
+    assert waited[" Done."] < 0.6, waited
+
+
+def test_done_after_a_letter_spelling_is_no_letters_where_whisper_first_writes_it_so(
+        recognizer, tmp_path):
+    """Whisper wrote flite rms's "... L. I. N. Done." as "... L-I-N-D-N": decoded again after
+    a spelling that ends with "done", it is the word, and no letter of the name."""
+    clip = clips.make_clip(tmp_path, "C. L. E. R. K. space. D. U. B. L. I. N. Done.", None,
+                           "flite:rms")
+    heard = hear_file(recognizer, clip.path, trait(), mode="spelling")
+    assert letters(heard["text"]) == "Clerk Dublin"
 
 
 def test_a_name_spelled_slowly_past_whispers_window_is_heard_whole(recognizer, tmp_path):

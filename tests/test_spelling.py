@@ -10,7 +10,7 @@ from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import SPELL
 from narrator.understand import AcceptText, Expectation, describe, understand
-from narrator.understand.spelling import by_radio, letters, mended, spelled_out
+from narrator.understand.spelling import by_radio, ended, letters, mended, spelled_out
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
@@ -63,9 +63,22 @@ def play_intensity(lines):
     ("Oscar, apostrophe, Bravo.", "O'B"),
     ("apostrophe, A, L, hyphen.", "Al"),        # a mark with no letter on one side: none
     ("O apostrophe apostrophe B", "O'B"),
+    ("Sierra, India, Lima, Alpha, Sierra. Done.", "Silas"),  # the word that ends a spelling
+    ("S. A. L. done", "Sal"),
+    ("Delta, Oscar, November, Echo.", "Done"), ("D-O-N-E", "Done"), ("DONE.", "Done"),
 ])
 def test_letters_spell_words(said, spelled):
     assert letters(said) == spelled
+
+
+@pytest.mark.parametrize("written, done", [
+    ("Kilo, India, Mike. Done.", True), ("K I M done", True), ("Done.", True),
+    ("Kilo, India, Mike.", False), ("D-O-N-E", False), ("DONE", False), ("Done, Kilo.", False),
+])
+def test_a_spelling_is_ended_by_done_said_last_not_by_its_letters(written, done):
+    """"done" said after the last letter ends a spelling at once (the ears need not wait out
+    the quiet that ends one otherwise); the letters D O N E do not."""
+    assert ended(written) == done
 
 
 @pytest.mark.parametrize("said, radio", [
@@ -188,10 +201,11 @@ def test_mended_takes_only_letters_that_sound_alike_or_one_dropped(spelled, hear
 
 def test_no_letters_are_not_understood_and_spelling_goes_on():
     transcript, _, session, mouth, ears, _ = play_intensity([
-        ("asking", "spell it"), ("spelling", "12"), ("spelling", "S A L"), ("confirming", "yes"),
+        ("asking", "spell it"), ("spelling", "12"), ("spelling", "done"), ("spelling", "S A L"),
+        ("confirming", "yes"),
     ])
-    assert "Didn't catch that." in transcript
-    assert [m for m, _ in ears.heard][2:4] == ["spelling", "spelling"]  # still spelling
+    assert "Didn't catch that." in transcript and "I heard no letters" in transcript
+    assert [m for m, _ in ears.heard][2:5] == ["spelling"] * 3  # still spelling
     assert session.inputs[-1] == Text("Sal")
 
 
@@ -214,7 +228,8 @@ def test_help_and_what_now_while_spelling_say_how_to_spell():
     transcript, *_ = play_intensity([("asking", "spell it"), ("spelling", "help"),
                                      ("spelling", "what now")])
     assert '"space" between words' in transcript and '"apostrophe" or "dash"' in transcript
-    assert "spelled with alpha, bravo, charlie (or one letter at a time)" in transcript
+    assert "spelled with alpha, bravo, charlie (or one letter at a time), then done" in transcript
+    assert '"done" after the last' in transcript
 
 
 # --------------------------------------------------------------------------- longer than 10 s

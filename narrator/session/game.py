@@ -28,8 +28,8 @@ CONFIRM = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
 CHOICE = AcceptWords(("keep", "change"))
 CHANGE = "readback.change"  # that question's key (the session's own, as "confirm" is)
 #: asked when the table says "spell it" at a free-text question
-SPELL = ("Spell it with words such as alpha, bravo, charlie, or one letter at a time, and say "
-         "space between words.")
+SPELL = ("Spell it with words such as alpha, bravo, charlie, or one letter at a time. Say space "
+         "between words, and done at the end.")
 
 
 @dataclass
@@ -361,7 +361,7 @@ class Session:
         expectation = self.expectation
         if self._spelling:
             waits = ("waiting for the answer spelled with alpha, bravo, charlie (or one "
-                     "letter at a time).")
+                     "letter at a time), then done.")
         elif self._offered is not None:
             waits = "waiting for keep or change: " + self._text(expectation.prompt)
         elif self._pending is not None:

@@ -23,7 +23,7 @@ def describe(expectation: Expectation | None, mode: str = "asking") -> list[str]
         return []
     if mode == "spelling":
         return ['the letters as alpha, bravo, charlie (or one by one), "space" between words, '
-                '"apostrophe" or "dash" where the name has one']
+                '"apostrophe" or "dash" where the name has one, "done" after the last']
     return [s for a in expectation.accepts if (s := _answer(a))]
 
 

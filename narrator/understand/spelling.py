@@ -20,6 +20,8 @@ from difflib import SequenceMatcher
 from typing import Iterable
 
 SPACE = "space"
+#: said after the last letter, it ends the spelling at once (without it, a second's quiet does)
+DONE = "done"
 #: how a letter's name may be written when a recogniser writes the word, not the letter
 LETTER_NAMES = {
     "ay": "a", "eh": "a", "bee": "b", "be": "b", "see": "c", "sea": "c", "cee": "c",
@@ -83,8 +85,21 @@ def letter_words(text: str) -> list[str]:
 
 
 def _said(text: str) -> list[str]:
-    """The words of ``text`` as spelling reads them: lower case but for runs of capitals
-    ("QUI", letters), "X-ray" one word, a mark standing alone ("o ' b") a word."""
+    """The words of ``text`` as spelling reads them (``_words``), the word that ends a
+    spelling (``DONE``) left out."""
+    said = _words(text)
+    return said[:-1] if said[-1:] == [DONE] else said
+
+
+def ended(text: str) -> bool:
+    """Whether a spelling as the recogniser wrote it ends with the word that ends one ("Sierra,
+    India, Lima, Alpha, Sierra. Done."), not with letters ("D-O-N-E", "DONE")."""
+    return _words(text)[-1:] == [DONE]
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``: lower case but for runs of capitals ("QUI", letters), "X-ray"
+    one word, a mark standing alone ("o ' b") a word."""
     text = re.sub(r"\b([Xx])-(ray)\b", r"\1\2", text)
     return [w if w.isupper() else w.lower()
             for w in re.findall(r"[A-Za-z]+|(?<!\S)['-](?!\S)", text)]

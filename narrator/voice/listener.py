@@ -430,9 +430,12 @@ class Ears:
         """Whether the utterance so far is a whole phrase that cannot go on (end it sooner);
         over the narration, also a control the recogniser already decoded ahead with the
         confidence that acts (sure or not): the reading stops sooner, and a "please" after a
-        pause that long is heard on its own."""
+        pause that long is heard on its own; a spelling the recogniser decoded ahead to the word
+        that ends one ("... Sierra. Done.")."""
         if self._grammar is None:
             return False
+        if self._grammar.mode == "spelling":
+            return hasattr(self.recognizer, "spelled_to_end") and self.recognizer.spelled_to_end()
         if self._grammar.complete(self.recognizer.partial()):
             return True
         return self._decided_control()

@@ -86,13 +86,15 @@ table refused what was heard (``AcceptText.refused``), the answer is not heard a
 while Whisper has another way to write it (``_heard_anew``): Whisper writes the same words the
 same way each time, and the table typed what it could not get said. A spelled one (mode
 "spelling") is decoded with every token suppressed but single letters, the parts of the radio
-alphabet's words ("Bravo"), "space", "dash", an apostrophe and punctuation
-(unheld, Whisper writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the
-phrase ("QUI, CK." → "q u i c k"); one it stopped short of the speech is decoded once more with
-time stamps, which goes on to the end (``_spelled_on``); letters said by their names are
-mended by the answer said aloud before them, when the same question was last answered aloud
-(``respell``: "B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t").
-One Whisper looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once
+alphabet's words ("Bravo"), "space", "dash", "done" (said last, it ends the spelling at
+once: ``spelled_to_end``; one Whisper did not write as the word is decoded once more after a
+spelling that ends so: ``_done_written``), an apostrophe and punctuation (unheld, Whisper
+writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the phrase ("QUI, CK."
+→ "q u i c k"); one it stopped short of the speech is decoded once more with time stamps,
+which goes on to the end (``_spelled_on``); letters said by their names are mended by the
+answer said aloud before them, when the same question was last answered aloud (``respell``:
+"B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t"). One Whisper
+looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once
 more with repeats held back (``_unlooped``), kept when that does not loop.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
@@ -123,7 +125,9 @@ from rapidfuzz.process import cdist
 from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
-from narrator.understand.spelling import RADIO_WRITTEN, SPACE, letter_words
+from narrator.understand.spelling import (
+    DONE, RADIO_WRITTEN, SPACE, by_radio, ended, letter_words,
+)
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
@@ -137,6 +141,8 @@ MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
 WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
 BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
+#: a spelling, radio or not, that ends with "done", as Whisper's previous text (``_done_written``)
+DONE_PROMPTS = {True: "Kilo. India. Mike. Done.", False: "K. I. M. Done."}
 SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" between words
 CUT_SHORT = 1.5  # seconds of a spelling's speech per letter written, past which Whisper
 # stopped short (espeak-ng's radio spellings: 1.7 to 3.5; 341 spellings written whole by the
@@ -301,10 +307,21 @@ class Whisper:
     def decided(self, at: float = SECOND_BELOW) -> str:
         """The phrase decoded ahead, once that decoding (and any second opinion) is back and
         at least ``at`` confident of it; "" until then, or when it is less sure or void."""
-        if not self.back() or self._ahead.exception():
-            return ""
-        text, confidence, *_ = self._ahead.result()
+        text, confidence, *_ = self._decoded_ahead() or ("", 0.0)
         return text if confidence >= at else ""
+
+    def spelled_to_end(self) -> bool:
+        """Whether the spelling decoded ahead is back and ends with the word that ends one
+        ("... Sierra. Done."): the speaker has finished, and need not be waited for."""
+        decoded = self._decoded_ahead()
+        return decoded is not None and ended(decoded[2])
+
+    def _decoded_ahead(self) -> tuple | None:
+        """What was decoded ahead (as ``_decode_pcm`` gives it), once back; None until then, or
+        when void."""
+        if not self.back() or self._ahead.exception():
+            return None
+        return self._ahead.result()
 
     def back(self) -> bool:
         """Whether the decoding ahead is back (what ``finish`` would give)."""
@@ -450,6 +467,7 @@ class Whisper:
         free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
             free = self._spelled_on(self._unlooped(free, encoded, asked), samples, encoded)
+            free = self._done_written(free, encoded)
             self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
             said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
@@ -558,6 +576,18 @@ class Whisper:
                            repetition_penalty=UNLOOP)
         return again + free if again and not looped(again[0]) else free
 
+    def _done_written(self, free: list[str], encoded) -> list[str]:
+        """A spelling's transcripts, and first, when the best does not end with "done", its
+        transcripts decoded after a spelling that does (DONE_PROMPTS, by how it spells) if
+        the best of those does: unprompted, Whisper wrote the "done" of a third of the table
+        bench's letter spellings as letters ("S. A. R. A. H. Done." as "S-A-R-A-H-N")."""
+        if not free or ended(free[0]):
+            return free
+        prompt = [self._tok.sot_prev] + self._tok.encode(" " + DONE_PROMPTS[by_radio(free[0])])
+        again = self._beam(encoded, prompt + self._head, SPELL_TOKENS,
+                           suppress_tokens=self._not_spelled)
+        return again + free if again and ended(again[0]) else free
+
     def _spelled_on(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
         """A spelling's transcripts, and first, when the best stopped short (fewer letters
         than its speech holds at CUT_SHORT seconds each: espeak-ng's radio "his trial" written
@@ -597,13 +627,13 @@ class Whisper:
     @cached_property
     def _not_spelled(self) -> list[int]:
         """Every token that is not a single letter (with a space or punctuation around it),
-        part of a radio alphabet word, "space", "dash", " apostrophe" (a word of its own), or
-        punctuation: what spelling suppresses (worked out once). Not the parts of "apostrophe"
-        after no space, nor of "hyphen" ("ost", "hen"): allowed, Whisper wrote them into radio
-        words ("Catoostor" for "Charlie Alpha Tango Oscar")."""
+        part of a radio alphabet word, "space", "dash", "done", " apostrophe" (a word of its
+        own), or punctuation: what spelling suppresses (worked out once). Not the parts of
+        "apostrophe" after no space, nor of "hyphen" ("ost", "hen"): allowed, Whisper wrote
+        them into radio words ("Catoostor" for "Charlie Alpha Tango Oscar")."""
         vocab = self._model.hf_tokenizer
         keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-", "'", "Ġ'")}
-        for word in (SPACE, "dash", *RADIO_WRITTEN):
+        for word in (SPACE, "dash", DONE, *RADIO_WRITTEN):
             for form in (word, word.capitalize()):
                 keep.update(self._tok.encode(form) + self._tok.encode(" " + form))
         for form in (" apostrophe", " Apostrophe"):
