@@ -255,6 +255,18 @@ def test_a_name_spelled_past_the_recognisers_window_is_heard_whole():
     assert heard.meaning == Text("Love For Jila")
 
 
+def test_done_said_after_letters_parted_from_it_is_no_doubt_about_them():
+    """A spelling parted past 6 s, its last part "done" alone (no letters, so none Whisper is
+    sure of): the letters before it are the answer (the Intensity bench's "Quick Wits" by
+    radio, 7 s, was left as table talk)."""
+    source = spelled_aloud(10)
+    recognizer = Scripted(Heard("l o v e space f o r", 1.0, 0.0),
+                          Heard("", 0.0, 0.0, free="Done."))
+    heard = Ears(recognizer, source, clock=lambda: source.seconds_read).listen(
+        Expectation(Line("ask.name"), (AcceptText("name"),)), mode="spelling")
+    assert heard is not None and heard.meaning == Text("Love For")
+
+
 def test_letters_parted_with_no_more_after_them_are_taken_alone():
     heard = spell(["q u i c k", "never decoded"], 6)
     assert heard.meaning == Text("Quick")

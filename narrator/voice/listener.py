@@ -207,8 +207,10 @@ def leave(heard: Heard, why: str) -> None:
 
 
 def joined(first: Heard, rest: Heard) -> Heard:
-    """A spelled name heard in two parts (``Endpointer.cut``: parted or cut) as one."""
-    return Heard(f"{first.text} {rest.text}".strip(), min(first.confidence, rest.confidence),
+    """A spelled name heard in two parts (``Endpointer.cut``: parted or cut) as one; a part with
+    no letters ("done" said after the pause that parted it) is no doubt about the other's."""
+    spelled = [part for part in (first, rest) if part.text] or [rest]
+    return Heard(f"{first.text} {rest.text}".strip(), min(p.confidence for p in spelled),
                  rest.ms, free=f"{first.free} {rest.free}".strip(),
                  seconds=first.seconds + rest.seconds)
 

@@ -94,8 +94,8 @@ writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the phrase (
 which goes on to the end (``_spelled_on``); letters said by their names are mended by the
 answer said aloud before them, when the same question was last answered aloud (``respell``:
 "B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t"). One Whisper
-looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once
-more with repeats held back (``_unlooped``), kept when that does not loop.
+looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once more with
+repeats held back (``_unlooped``), kept when that does not loop.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
