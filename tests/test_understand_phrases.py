@@ -73,7 +73,8 @@ MEANS = {
     "yup": Word("yes"), "yes, that's right": Word("yes"), "nah": Word("no"),
     "no, that's wrong": Word("no"), "not quite": Word("no"),
     "what now": "whatnow", "what are we waiting for": "whatnow", "spell it": "spell",
-    "let me spell it": "spell", "keep": Word("keep"), "change": Word("change"), "S. A. L. Done.": Text("Sal"),
+    "let me spell it": "spell", "keep": Word("keep"), "change": Word("change"),
+    "S. A. L. Done.": Text("Sal"),
     "A. S. H. space. G. R. E. Y.": Text("Ash Grey"), "Sierra. Alpha. Lima. Done.": Text("Sal"),
     "O. apostrophe. B. R. I. E. N.": Text("O'Brien"),
 }

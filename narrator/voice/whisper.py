@@ -572,9 +572,8 @@ class Whisper:
         transcripts decoded with a repetition penalty (UNLOOP) if the best of those does not."""
         if not (free and looped(free[0])):
             return free
-        again = self._beam(encoded, asked, SPELL_TOKENS, suppress_tokens=self._not_spelled,
-                           repetition_penalty=UNLOOP)
-        return again + free if again and not looped(again[0]) else free
+        return self._spelled_again(free, encoded, asked, lambda text: not looped(text),
+                                   repetition_penalty=UNLOOP)
 
     def _done_written(self, free: list[str], encoded) -> list[str]:
         """A spelling's transcripts, and first, when the best does not end with "done", its
@@ -584,9 +583,15 @@ class Whisper:
         if not free or ended(free[0]):
             return free
         prompt = [self._tok.sot_prev] + self._tok.encode(" " + DONE_PROMPTS[by_radio(free[0])])
-        again = self._beam(encoded, prompt + self._head, SPELL_TOKENS,
-                           suppress_tokens=self._not_spelled)
-        return again + free if again and ended(again[0]) else free
+        return self._spelled_again(free, encoded, prompt + self._head, ended)
+
+    def _spelled_again(self, free: list[str], encoded, asked: list[int],
+                       kept: Callable[[str], bool], **held) -> list[str]:
+        """A spelling's transcripts ``free``, and first, its transcripts decoded again after
+        ``asked`` (with CTranslate2's options ``held``) if the best of those is ``kept``."""
+        again = self._beam(encoded, asked, SPELL_TOKENS, suppress_tokens=self._not_spelled,
+                           **held)
+        return again + free if again and kept(again[0]) else free
 
     def _spelled_on(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
         """A spelling's transcripts, and first, when the best stopped short (fewer letters
