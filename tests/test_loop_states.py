@@ -169,6 +169,32 @@ def test_paused_hears_help_and_stays_paused():
     assert session.state.read_rules
 
 
+class InTurnEars(Ears):
+    """Hears its words in turn, each in whatever mode the loop listens in then (a table talks
+    when it likes, not when the loop expects it to)."""
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        if mode == "reading":
+            self.mouth.tick()
+        if not self.script:
+            return None
+        text = self.script.pop(0)
+        self.heard.append((mode, echo))
+        return Utterance(text, understand(text, expectation, mode), 0.9, self.engine, True)
+
+
+def test_a_pause_heard_over_the_paused_help_is_no_second_pause_one_resume_goes_on():
+    # at 10 dB pink the table's "help" while paused was answered with "Paused. You can say:
+    # ...", read as a passage: a "pause" heard over it ("Thank you.") paused that passage,
+    # and each "resume" after went back to reading the help, the game still paused (seven
+    # "resume"s in a row, the table stuck)
+    mouth = Mouth()
+    ears = InTurnEars(mouth, ["pause", "help", "pause", "resume"])
+    run(Session(INFO, SCRIPT, {}), ears, Captions(io.StringIO()), MemoryJournal(), mouth)
+    assert mouth.spoken.count(PAUSED) == 1
+    assert "Roll two dice three times." in mouth.spoken  # one "resume" read on
+
+
 def test_next_while_reading_stops_and_asks_the_question():
     _, _, session, mouth, _, _ = play([("reading", "next"), ("asking", "next")])
     assert mouth.stops >= 1

@@ -527,9 +527,12 @@ class Table:
     def paused(self, speak: bool = True) -> tuple[str, list[Said]]:
         """Say so and listen (mode "paused") until the table goes on: "resume", "next",
         "repeat", or "acted" with what to say when an utterance acted (back, go to track).
-        ``speak`` False (a recording is held): captions only until then."""
+        ``speak`` False (a recording is held): captions only until then. What it says meanwhile
+        (help, a miss) is heard over in this mode, not read as a passage: a "pause" heard over
+        it paused that, and "resume" then went back to it, still paused."""
         self.state("paused")
-        tell = self.deliver if speak else self.caption
+        tell = self.say_paused if speak else self.caption
+        ask = self.deliver if speak else self.caption  # a question is said whole, then heard
         if self.mouth is not None and speak:
             self.mouth.say(Said(PAUSED, "state"))
             self._log_said(PAUSED)
@@ -544,6 +547,8 @@ class Table:
             name = _control_name(meaning)
             if name in ("resume", "next", "stop", "repeat"):
                 self.misses = 0
+                if speak and self.mouth is not None:
+                    self.mouth.stop()  # what it said while paused
                 self.cue("accepted")
                 return ("next" if name == "stop" else name), []
             if name in ("help", "pause"):
@@ -560,13 +565,23 @@ class Table:
                 tell(doubt)
                 continue
             if name == "quit":
-                if self.quit_confirmed(heard, tell):
+                if self.quit_confirmed(heard, ask):
                     raise _Quit(heard)
                 self.state("paused")
                 continue
-            if not speak:
-                self.mouth.stop()  # type: ignore[union-attr]
-            return "acted", self.checked(heard, tell) if doubt else self.take(heard)
+            if self.mouth is not None:
+                self.mouth.stop()  # the recording held, or what it said while paused
+            return "acted", self.checked(heard, ask) if doubt else self.take(heard)
+
+    def say_paused(self, said: list[Said]) -> None:
+        """Caption and speak ``said`` while paused, not waiting for it: the paused loop hears
+        the table over it."""
+        for s in said:
+            if not self._mouth_captions:
+                self.show(s)
+            if self.mouth is not None:
+                self.mouth.say(s)
+                self._log_said(s.text)
 
     # ------------------------------------------------------------------ signals
 
