@@ -18,7 +18,7 @@ import pytest
 
 from narrator.dice import Roller
 from narrator.events import Dice, Line, Number, Text, Unclear, Utterance
-from narrator.rules.base import AcceptText, Expectation, RulesInfo, Step
+from narrator.rules.base import AcceptText, AcceptWords, Expectation, RulesInfo, Step
 from narrator.session.console import Captions
 from narrator.session.devices import ECHO
 from narrator.session import loop
@@ -949,3 +949,41 @@ def test_once_the_echo_canceller_cancels_the_narrator_a_word_ending_with_our_ear
         mic.source = SimpleNamespace(hears_narrator=True, cancels_narrator=found)
         heard = after_our_earcon(mic)
         assert (heard and heard.text) == kept
+
+
+class ModeEars:
+    """Microphone ears that hear ``said`` in turn, one per listen, each as the listen's mode
+    and expectation understand it (its grammar is the one asked for as it begins), the second
+    at once after the first: a word begun as the narrator takes an answer."""
+
+    def __init__(self, said):
+        self.said = list(said)
+        self.modes: list[str] = []
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        self.modes.append(mode)
+        if not self.said:
+            time.sleep(timeout or 0)
+            return None
+        text = self.said.pop(0)
+        return Utterance(text, understand(text, expectation, mode), 0.9, "whisper", True)
+
+
+def test_what_is_said_as_an_answer_is_taken_is_heard_for_what_is_asked_next():
+    # the microphone's thread listened on for the answer just taken while the loop read it
+    # back: a spelling's read-back heard back at once was decoded as letters ("I heard D, R"
+    # as "h a r d") and answered "Didn't catch that" over the read-back
+    from narrator.session.console import LiveEars
+
+    asked = Session(INFO, SCRIPT, {}).expectation
+    readback = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
+    voice = ModeEars(["next", "yes"])
+    ears = LiveEars(voice)
+    try:
+        assert ears.listen(asked, mode="spelling", timeout=2) is not None
+        time.sleep(0.3)  # the loop at work on the answer
+        heard = ears.listen(readback, mode="confirming", timeout=2)
+    finally:
+        ears.close()
+    assert heard is not None and heard.text == "yes"
+    assert voice.modes[:2] == ["spelling", "confirming"]

@@ -22,6 +22,7 @@ from narrator.voice.listener import leave
 from narrator.voice.unanswered import left_unanswered
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected
+NEXT_ASK = 2.0  # seconds it waits, after an utterance, for what is expected next
 MOST_FAULTS = 3  # hearings failing in a row: the fault is not one utterance's, so the session
 # stops on it (saved, with a crash report) rather than listen on in vain
 CLOSE_WAIT = 30.0  # seconds to let a decoding finish before the microphone is closed
@@ -96,9 +97,12 @@ class LiveEars:
     with the keyboard beside it (when given): a line typed (and Enter) is taken as typed at any
     moment, so a table can always type a name, or anything, rather than say it.
 
-    Each ``listen`` says what is expected now; the microphone thread listens for that. An
-    utterance heard for a question that is no longer asked is dropped; one whose hearing fails
-    is a miss (``_fault``), and MOST_FAULTS failing in a row stop the session."""
+    Each ``listen`` says what is expected now; the microphone thread listens for that, and once
+    it has heard an utterance, waits (up to NEXT_ASK) for the next ``listen`` before it listens
+    again: a word begun meanwhile is heard for what is asked then (the microphone keeps its
+    frames), not for the answer just taken. An utterance heard for a question that is no longer
+    asked is dropped; one whose hearing fails is a miss (``_fault``), and MOST_FAULTS failing
+    in a row stop the session."""
 
     def __init__(self, voice: Any, keyboard: TextEars | None = None, speaks: bool = True) -> None:
         self.voice = voice
@@ -107,6 +111,7 @@ class LiveEars:
         self._heard: queue.Queue[tuple[Any, Any]] = queue.Queue()
         self._want: tuple[Expectation, str, str] | None = None
         self._wanted = threading.Event()
+        self._asked = threading.Event()  # set by each ``listen``: what is expected is current
         self._closed = threading.Event()
         self._cues: deque[tuple[float, float]] = deque(maxlen=8)  # when earcons sounded
         self._microphone = threading.Thread(target=self._hear, name="microphone", daemon=True)
@@ -135,7 +140,9 @@ class LiveEars:
             if heard is not None and self._our_cue(heard):
                 leave(self.voice.last, EARCON_LEFT)  # as decoded: the bench reads it
             elif heard is not None:
+                self._asked.clear()
                 self._heard.put((heard, expectation))
+                self._asked.wait(NEXT_ASK)
             else:  # ears that return at once (an ended source) are not asked in a busy loop
                 self._closed.wait(MIC_STEP - (time.monotonic() - started))
 
@@ -183,6 +190,7 @@ class LiveEars:
                timeout: float | None = None) -> Utterance | None:
         self._want = (expectation, mode, echo)
         self._wanted.set()
+        self._asked.set()
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = None if deadline is None else deadline - time.monotonic()
@@ -199,6 +207,7 @@ class LiveEars:
             if under == expectation:
                 return heard
             left_unanswered(heard.text, "its question was no longer asked")
+            self._asked.set()  # still asking this: listen on
 
     @property
     def ready(self) -> bool:
@@ -213,6 +222,7 @@ class LiveEars:
         """Stop listening, then close the microphone (not while it is being read: a crash)."""
         self._closed.set()
         self._wanted.set()
+        self._asked.set()
         self._microphone.join(timeout=CLOSE_WAIT)
         close = getattr(self.voice, "close", None)
         if close is not None:
