@@ -15,7 +15,7 @@ from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
 from narrator.voice.respell import EDIT_GAIN, neighbours, respell
-from narrator.voice.whisper import looped, spelled_once
+from narrator.voice.whisper import done_in_place, looped, spelled_once
 from scripted import Scripted, sounds
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 
@@ -115,6 +115,21 @@ def test_a_spelling_whisper_looped_on_is_told_from_a_name_that_repeats(written, 
     """A looped spelling is decoded once more with repeats held back (``Whisper._unlooped``);
     a name's own repeats are not a loop."""
     assert looped(written) is loops
+
+
+@pytest.mark.parametrize("again, first, kept", [
+    ("S-A-R-A-H Done", "S-A-R-A-H-N", True),  # its "done" written as a letter, then as said
+    ("E. L. S. A. E. V. A. M. S. Done.", "E-L-S-A-S-A-E-V-A-M-S-D-N", True),
+    # espeak-ng's radio "Elsa Evans" in the room, after "K. I. M. Done.": the prompt copied
+    ("Echo Lima Sierra Alpha Space Echo Victor Alpha November C. I. M. Done.",
+     "Echo Lima Sierra Alpha Space Echo Victor Alpha November Sierra", False),
+    ("S-A-R-A-H-N", "S-A-R-A-H-N", False),  # no "done" either way
+])
+def test_a_spelling_decoded_after_one_that_ends_with_done_is_kept_only_with_no_letter_added(
+        again, first, kept):
+    """``Whisper._done_written``: said "done" turns letters Whisper wrote for it into the
+    word; it never adds letters."""
+    assert done_in_place(again, first) is kept
 
 
 def test_no_letters_spell_nothing():

@@ -583,7 +583,8 @@ class Whisper:
         if not free or ended(free[0]):
             return free
         prompt = [self._tok.sot_prev] + self._tok.encode(" " + DONE_PROMPTS[by_radio(free[0])])
-        return self._spelled_again(free, encoded, prompt + self._head, ended)
+        return self._spelled_again(free, encoded, prompt + self._head,
+                                   lambda again: done_in_place(again, free[0]))
 
     def _spelled_again(self, free: list[str], encoded, asked: list[int],
                        kept: Callable[[str], bool], **held) -> list[str]:
@@ -598,12 +599,12 @@ class Whisper:
         than its speech holds at CUT_SHORT seconds each: espeak-ng's radio "his trial" written
         "Hotel, India."), its transcript with time stamps if that holds more letters: so
         decoded, Whisper went on to the end ("Hotel, India, Sierra, space, ...")."""
-        letters = len(letter_words(spelled_once(free[0]))) if free else 0
+        letters = _letters_in(free[0]) if free else 0
         if _spoken_seconds(samples) <= CUT_SHORT * max(letters, 1):
             return free
         stamped = self._beam(encoded, list(self._tok.sot_sequence), 2 * SPELL_TOKENS,
                              suppress_tokens=self._not_spelled)[0]  # time stamps not written
-        return [stamped] + free if len(letter_words(spelled_once(stamped))) > letters else free
+        return [stamped] + free if _letters_in(stamped) > letters else free
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
@@ -862,6 +863,20 @@ def spelled_once(text: str) -> str:
     U L U": Lulu, "T I N T I N") as it is."""
     said = once(text)
     return said if len(said.split()) >= LOOPED_AT else text
+
+
+def done_in_place(again: str, first: str) -> bool:
+    """Whether ``again``, a spelling decoded after one that ends with "done", has that word
+    in place of what ``first`` (decoded unprompted) wrote for it: it ends with the word and
+    holds no more letters than ``first`` ("S-A-R-A-H-N" again "S-A-R-A-H Done"). One with more
+    copied the prompt's letters: espeak-ng's radio "Elsa Evans" in the room came back "...
+    November C. I. M. Done." after "K. I. M. Done."."""
+    return ended(again) and _letters_in(again) <= _letters_in(first)
+
+
+def _letters_in(spelling: str) -> int:
+    """How many letters (and marks, spaces) Whisper's transcript of a spelling holds."""
+    return len(letter_words(spelled_once(spelling)))
 
 
 def looped(spelling: str) -> bool:
