@@ -62,6 +62,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -442,6 +443,7 @@ class Measured:
         self.recent = inner.recent
         self.raw, self.cleaned, self.heard, self.played, self.times = [], [], [], [], []
         self.cpu = 0.0
+        self._waiting: deque[bytes] = deque()  # frames taken and not yet handed on
         self.calls: list[tuple] = []    # (called, at, moved) per frame
         self.writes: list[tuple] = []   # (called, writer, samplerate, now, ahead, gap, block)
         write = inner.reference.write
@@ -453,17 +455,20 @@ class Measured:
 
         inner.reference.write = recorded
 
-    def clean(self, frame: bytes, at: float, moved: float = 0.0) -> Cleaned:
+    def take(self, frame: bytes, at: float, moved: float = 0.0) -> list[tuple[float, Cleaned]]:
         self.calls.append((time.monotonic(), at, moved))
+        self._waiting.append(frame)
         start = time.thread_time()
-        cleaned = self.inner.clean(frame, at, moved)
+        taken = self.inner.take(frame, at, moved)
         self.cpu += time.thread_time() - start
-        self.times.append((at, self.inner.delay.seconds, self.inner.delay.audible(at)))
-        self.raw.append(pcm(frame))
-        self.played.append(self.inner.reference.read(at, len(frame) // 2))
-        self.cleaned.append(pcm(cleaned.gate))
-        self.heard.append(pcm(cleaned.heard))
-        return cleaned
+        for at, cleaned in taken:  # in the order captured (the first seconds come late)
+            raw = self._waiting.popleft()
+            self.times.append((at, self.inner.delay.seconds, self.inner.delay.audible(at)))
+            self.raw.append(pcm(raw))
+            self.played.append(self.inner.reference.read(at, len(raw) // 2))
+            self.cleaned.append(pcm(cleaned.gate))
+            self.heard.append(pcm(cleaned.heard))
+        return taken
 
     def save(self, out: Path, name: str, span: tuple[float, float] | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -753,10 +758,10 @@ def recancelled(out: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                             samples[starts[i]:starts[i + 1]], int(rate), now, ahead, bool(gap))
             continue
         _, at, moved = calls[i]
-        got = canceller.clean(frames[i * FRAME:(i + 1) * FRAME].tobytes(), at, moved)
-        heard.append(np.frombuffer(got.heard, np.int16))
-        gate.append(np.frombuffer(got.gate, np.int16))
-        times.append((at, canceller.delay.seconds, canceller.delay.audible(at)))
+        for at, got in canceller.take(frames[i * FRAME:(i + 1) * FRAME].tobytes(), at, moved):
+            heard.append(np.frombuffer(got.heard, np.int16))
+            gate.append(np.frombuffer(got.gate, np.int16))
+            times.append((at, canceller.delay.seconds, canceller.delay.audible(at)))
     return np.concatenate(heard), np.concatenate(gate), np.array(times)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import soxr
 
-from narrator.voice.echo import (RATE, STEP, Cleaned, DelayTracker, EchoCanceller,
+from narrator.voice.echo import (HOLD, RATE, STEP, Cleaned, DelayTracker, EchoCanceller,
                                  OutputReference, SampleClock, estimate_lag)
 from narrator.voice.echo_likeness import Recent, coherence
 from narrator.voice.listener import ECHO_LIKE
@@ -242,6 +242,58 @@ def test_the_recogniser_hears_the_linear_filter_from_the_first_second_and_nothin
     assert all(level_db(heard[s]) <= level_db(mic[s]) + 0.01 for s in steps)
     assert any(np.abs(heard[s] - mic[s]).max() <= 1 / 32767 and level_db(mic[s]) > -60
                for s in steps)  # it would have made these louder
+
+
+def taken(canceller: EchoCanceller, mic: np.ndarray, start: float) -> list[list]:
+    """``mic`` through ``canceller.take`` in 30 ms frames captured from ``start``: per frame,
+    what was handed on then ((capture time, heard as float) each)."""
+    return [[(at, np.frombuffer(got.heard, np.int16) / 32767) for at, got in
+             canceller.take((mic[i:i + 480] * 32767).astype(np.int16).tobytes(),
+                            start + i / RATE)]
+            for i in range(0, len(mic) - 479, 480)]
+
+
+def test_a_word_over_a_new_microphones_first_second_waits_for_the_filter_and_is_heard_whole():
+    """The microphone opens as the narrator reads and a player talks over the first half
+    second, before the narrator is found in the capture: those frames used to reach the
+    recogniser as captured (the narration at full level over the word, written as the
+    narration: the table bench's first "pause" lost in every run). They are held until the
+    linear filter has converged, then cancelled with what it learnt, in order, each with its
+    capture time."""
+    narration = speechlike(6.0, 7)
+    player = np.zeros_like(narration)
+    word = slice(int(0.25 * RATE), int(0.55 * RATE))
+    player[word] = speechlike(6.0, 8)[word] * 0.5
+    mic = np.clip(a_room_echo(narration, late=int(0.05 * RATE)) + player, -1, 1)
+    canceller = EchoCanceller(played(narration, start=50.0))
+    handed = taken(canceller, mic, 50.0)
+    first = next(i for i, got in enumerate(handed) if got)
+    assert first >= round(0.5 / 0.03) and canceller.linear.converged  # waited for the filter
+    assert all(len(got) == 1 for got in handed[first + 1:])  # then each frame as it comes
+    times = [at for got in handed for at, _ in got]
+    assert times == [50.0 + i * 480 / RATE for i in range(len(handed))]
+    heard = np.concatenate([samples for got in handed for _, samples in got])
+    before = slice(0, int(0.2 * RATE))  # the narration alone, long before it was found
+    assert level_db(mic[before]) - level_db(heard[before]) > 20
+    assert abs(level_db(heard[word]) - level_db(player[word])) < 1.0
+    as_captured = cleaned(EchoCanceller(played(narration, start=50.0)), mic, 50.0).heard
+    assert level_db(mic[before]) - level_db(as_captured[before]) < 1  # what ``clean`` gives
+
+
+def test_a_microphone_opened_while_the_narrator_is_silent_or_that_never_hears_it_waits_for_nothing():
+    """Nothing played around the first frame: every frame is handed on as it comes, the
+    narration that starts later too. A microphone that does not hear the narrator (headphones)
+    gets its first seconds as captured once it is found deaf, well within HOLD."""
+    narration, talk = speechlike(6.0, 9), speechlike(6.0, 10) * 0.3
+    quiet_first = taken(EchoCanceller(played(narration, start=52.0)),
+                        a_room_echo(narration, late=int(2.05 * RATE)), 50.0)
+    assert all(len(got) == 1 for got in quiet_first)
+    deaf = EchoCanceller(played(narration, start=50.0))
+    handed = taken(deaf, talk, 50.0)
+    first = next(i for i, got in enumerate(handed) if got)
+    assert deaf.delay.deaf and first * 0.03 < HOLD
+    heard = np.concatenate([samples for got in handed for _, samples in got])
+    assert np.abs(heard - talk[:len(heard)]).max() <= 1 / 32767  # as captured
 
 
 def through_a_capture_that_grows_later(follow: bool) -> tuple[np.ndarray, np.ndarray, list]:

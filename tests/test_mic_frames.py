@@ -101,12 +101,12 @@ class SlowCanceller:
     def __init__(self, seconds: float = 0.0, fail_after: int | None = None) -> None:
         self.seconds, self.fail_after, self.cleaned = seconds, fail_after, 0
 
-    def clean(self, frame: bytes, at: float, moved: float) -> tuple[bytes, bytes]:
+    def take(self, frame: bytes, at: float, moved: float) -> list[tuple[float, tuple]]:
         self.cleaned += 1
         if self.fail_after is not None and self.cleaned >= self.fail_after:
             raise AssertionError("handle not found")
         time.sleep(self.seconds)
-        return frame, frame
+        return [(at, (frame, frame))]
 
 
 def read_for(mic: Mic, seconds: float, beep_env: dict | None = None, beep=None) -> list[bytes]:

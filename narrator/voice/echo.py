@@ -22,6 +22,7 @@ import atexit
 import sys
 import threading
 from collections import deque
+from copy import deepcopy
 from typing import NamedTuple
 
 import numpy as np
@@ -61,6 +62,9 @@ RECALL = round((WINDOW + EVERY) * RATE / STEP)  # blocks a delay follow takes th
 KEEP_EVERY = 25            # blocks between the weights kept for that
 DEAF_AFTER = 4             # estimates in a row with the narrator playing and not found in the
                            # capture before the microphone is taken never to hear it (with FORGET)
+HOLD = 4.0                 # seconds of a new microphone's capture held at most while the
+                           # narrator plays and the linear filter first converges (``take``)
+GROUP = 8                  # frames (240 ms) of held capture the narrator's lag is found over
 
 
 class SampleClock:
@@ -220,6 +224,21 @@ def estimate_lag(capture: np.ndarray, reference: np.ndarray, before: int) -> tup
     return before - best, float(np.dot(capture, part) / norm)
 
 
+def lag_in(reference: OutputReference, capture: np.ndarray, began: float
+           ) -> tuple[float, float] | None:
+    """The narrator's lag in seconds in ``capture`` (float32, captured from ``began``), searched
+    over SEARCH, and the normalised correlation there (0 for a silent microphone); None when
+    nothing was played then."""
+    before, after = SEARCH[1], SEARCH[0]
+    played = reference.read(began - before, len(capture) + round((before - after) * RATE))
+    if _level(played) < 1e-3:
+        return None
+    if _level(capture) < 1e-4:
+        return 0.0, 0.0
+    lag, peak = estimate_lag(capture, played, round(before * RATE))
+    return lag / RATE, peak
+
+
 class DelayTracker:
     """The output → capture delay in seconds, re-estimated every EVERY seconds while the
     narrator is heard. A busy machine shifts it by tens of milliseconds every few seconds (each
@@ -245,19 +264,14 @@ class DelayTracker:
             return
         self._last = at
         capture = np.concatenate(self._capture)
-        began = at + len(frame) / RATE - len(capture) / RATE
-        before, after = SEARCH[1], SEARCH[0]
-        reference = self.reference.read(began - before, len(capture) + round((before - after)
-                                                                            * RATE))
-        if _level(reference) < 1e-3:
+        lagged = lag_in(self.reference, capture, at + len(frame) / RATE - len(capture) / RATE)
+        if lagged is None:
             return  # the narrator is silent: nothing to learn
-        lag, peak = (estimate_lag(capture, reference, round(before * RATE))
-                     if _level(capture) >= 1e-4 else (0, 0.0))  # a silent microphone
+        seconds, peak = lagged
         if peak < MIN_PEAK:
             self._missed += 1
             return
         self._heard_at, self._missed, self.found = at, 0, True
-        seconds = lag / RATE
         agreed = bool(self.estimates) and abs(self.estimates[-1][0] - seconds) <= AGREE
         self.estimates.append((seconds, peak))
         if (peak >= SURE_PEAK or agreed) and abs(seconds - self.seconds) > FOLLOW:
@@ -374,6 +388,14 @@ class LinearEcho:
         while len(self._history) > 1 and self._blocks - self._history[1][0] >= RECALL:
             self._history.popleft()
 
+    def rewound(self) -> LinearEcho:
+        """A copy with what it has learnt and none of what was played: to cancel capture from
+        before the blocks it was last given."""
+        copy = deepcopy(self)
+        copy._spectra[:] = 0.0
+        copy._previous[:] = 0.0
+        return copy
+
     def recall(self) -> None:
         """The delay tracker followed a new lag: both filters go back to the foreground's
         weights of at least RECALL blocks before, if any were kept, and compare afresh (the
@@ -425,6 +447,16 @@ class Cleaned(NamedTuple):
     gate: bytes   # cancelled and suppressed (AEC3): whether someone speaks
 
 
+class Held(NamedTuple):
+    """A frame of a new microphone's capture, held while the linear filter first converges."""
+
+    at: float                 # when it was captured
+    frame: bytes              # as captured
+    moved: float              # how far the capture clock's stamps had moved by then
+    cleaned: Cleaned          # as ``clean`` gave it
+    echo: np.ndarray | None   # the reference over its echo (None: the narrator not heard)
+
+
 class EchoCanceller:
     """WebRTC AEC3 and ``LinearEcho`` on 16 kHz int16 microphone frames, with ``PLAYED`` as
     their far end. They run only while the narrator's voice is found in the capture: a
@@ -432,9 +464,10 @@ class EchoCanceller:
     since AEC3's suppression there only takes away the table's own words while the narrator
     speaks. The recogniser hears AEC3's output instead of the linear filter's until that has
     converged (in a room where it never does, always), and any 10 ms the filter would make
-    louder (the echo moved, or someone's voice misled it) as captured. What the recogniser
-    heard while the narrator was audible is kept with its echo's reference (``recent``), to
-    tell the narrator's leaked voice from a player's."""
+    louder (the echo moved, or someone's voice misled it) as captured; a new microphone's
+    first seconds wait for it (``take``). What the recogniser heard while the narrator was
+    audible is kept with its echo's reference (``recent``), to tell the narrator's leaked
+    voice from a player's."""
 
     def __init__(self, reference: OutputReference = PLAYED) -> None:
         from livekit import rtc
@@ -447,11 +480,38 @@ class EchoCanceller:
         self.linear = LinearEcho()
         self.recent = Recent()
         self._moved = 0.0
+        self._held: list[Held] | None = []  # None once the first seconds were handed on
 
     def clean(self, frame: bytes, at: float, moved: float = 0.0) -> Cleaned:
         """``frame`` (int16, captured from monotonic time ``at``) less the narrator's voice;
         ``moved``: how far the capture clock's stamps had moved by then (``SampleClock.moved``),
         which the delay follows at once."""
+        cleaned, echo = self._clean(frame, at, moved)
+        self._keep(at, cleaned, echo)
+        return cleaned
+
+    def take(self, frame: bytes, at: float, moved: float = 0.0) -> list[tuple[float, Cleaned]]:
+        """What the recogniser is handed once ``frame`` came (as for ``clean``), each with its
+        capture time: the frame cleaned, except in a new microphone's first seconds. While
+        the narrator plays there and the linear filter has never converged, the frames are
+        held, and once it converges they are cancelled again with what it learnt: words said
+        over the first second of narration (a table's "pause" as the session starts) then
+        reach the recogniser with the narration taken out, not as captured or through AEC3's
+        suppression (docs/barge-in.md, stop 79). Held HOLD seconds, once the narrator has
+        stopped, or once the microphone is found not to hear it at all, they are handed on as
+        ``clean`` gave them."""
+        if self._held is None:
+            return [(at, self.clean(frame, at, moved))]
+        cleaned, echo = self._clean(frame, at, moved)
+        self._held.append(Held(at, frame, moved, cleaned, echo))
+        if self.linear.converged:
+            return self._hand_on(self._recancelled())
+        if at - self._held[0].at >= HOLD or self.delay.deaf or not self._playing(at):
+            return self._hand_on([(held.at, held.cleaned, held.echo) for held in self._held])
+        return []
+
+    def _clean(self, frame: bytes, at: float, moved: float) -> tuple[Cleaned, np.ndarray | None]:
+        """``clean``, and the reference over the frame's echo (None: the narrator not heard)."""
         if moved != self._moved:
             self.delay.shift(moved - self._moved)
             self._moved = moved
@@ -463,14 +523,52 @@ class EchoCanceller:
         elif self.delay.seconds != lag:
             self.linear.recall()
         if not self.delay.audible(at):
-            return Cleaned(frame, frame)
+            return Cleaned(frame, frame), None
         gate, heard, echo = self._cancel(near, at)
         tail = frame[len(gate):]  # less than a step: as captured
         gate = bytes(gate) + tail
         # not yet converged (or never, in this room): the recogniser hears AEC3's output
         heard = bytes(heard) + tail if self.linear.converged else gate
-        self.recent.keep(at, np.frombuffer(heard, np.int16) / 32768.0, echo)
-        return Cleaned(heard, gate)
+        return Cleaned(heard, gate), echo
+
+    def _keep(self, at: float, cleaned: Cleaned, echo: np.ndarray | None) -> None:
+        if echo is not None:
+            self.recent.keep(at, np.frombuffer(cleaned.heard, np.int16) / 32768.0, echo)
+
+    def _playing(self, at: float) -> bool:
+        """Whether the narrator's voice is in what was played around a frame captured at
+        ``at`` (within the lags searched)."""
+        span = round((SEARCH[1] - SEARCH[0]) * RATE)
+        return _level(self.reference.read(at - SEARCH[1], span)) >= 1e-3
+
+    def _hand_on(self, frames: list[tuple[float, Cleaned, np.ndarray | None]]
+                 ) -> list[tuple[float, Cleaned]]:
+        """The held frames, handed on: from now on each frame as it comes."""
+        self._held = None
+        for at, cleaned, echo in frames:
+            self._keep(at, cleaned, echo)
+        return [(at, cleaned) for at, cleaned, _ in frames]
+
+    def _recancelled(self) -> list[tuple[float, Cleaned, np.ndarray]]:
+        """The held frames through a copy of the converged linear filter that has heard
+        nothing yet, each GROUP of them as one span at the lag found in it: the first
+        frames' stamps, and the reference's, are still settling (their lag differs by tens of
+        ms), else at the tracker's as far back as the stamps moved. The endpointer judges
+        them as heard: AEC3 had not learnt the echo either."""
+        linear, done = self.linear.rewound(), []
+        for first in range(0, len(self._held), GROUP):
+            group = self._held[first:first + GROUP]
+            near = np.frombuffer(b"".join(held.frame for held in group), np.int16)
+            lagged = lag_in(self.reference, near.astype(np.float32) / 32768.0, group[0].at)
+            lag = (lagged[0] if lagged is not None and lagged[1] >= MIN_PEAK
+                   else self.delay.seconds - (self._moved - group[0].moved))
+            echo, far = self._played(group[0].at, lag, len(near))
+            heard = bytes(_through(linear, far, near)) + near[len(near) // STEP * STEP:].tobytes()
+            size = len(group[0].frame)
+            for i, held in enumerate(group):
+                part = heard[i * size:(i + 1) * size]
+                done.append((held.at, Cleaned(part, part), echo[i * size // 2:][:size // 2]))
+        return done
 
     def _catch_up(self, at: float) -> None:
         """The narrator was just found in the capture (at ``at``): AEC3 and the linear filter
@@ -485,29 +583,41 @@ class EchoCanceller:
             near = np.round(earlier[len(earlier) - count:] * 32768.0).astype(np.int16)
             self._cancel(near, at - count / RATE)
 
+    def _played(self, at: float, lag: float, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """What was played over ``count`` samples captured from ``at`` at the echo's ``lag``
+        (the echo), and the same LEAD later (the far end AEC3 and the filter are given)."""
+        lead = round(LEAD * RATE)  # one read: the echo's own span, and LEAD ahead of it
+        played = self.reference.read(at - lag, lead + count)
+        return played[:count], played[lead:]
+
     def _cancel(self, near: np.ndarray, at: float) -> tuple[bytearray, bytearray, np.ndarray]:
         """``near`` (int16, captured from ``at``), each whole STEP of it through AEC3 (the
         gate) and the linear filter (heard, never louder than captured), and the echo's
         reference over it."""
-        lead = round(LEAD * RATE)  # one read: the echo's own span, and LEAD ahead of it
-        played = self.reference.read(at - self.delay.seconds, lead + len(near))
-        echo, far = played[:len(near)], played[lead:]
+        echo, far = self._played(at, self.delay.seconds, len(near))
         far16 = (np.clip(far, -1.0, 1.0) * 32767).astype(np.int16)
-        gate, heard = bytearray(), bytearray()
+        gate = bytearray()
         for i in range(0, len(near) - STEP + 1, STEP):
             self._apm.process_reverse_stream(self._frame(far16[i:i + STEP]))
             part = self._frame(near[i:i + STEP])
             self._apm.process_stream(part)
             gate += bytes(part.data)
-            captured = near[i:i + STEP] / 32768.0
-            left = self.linear.cancel(far[i:i + STEP].astype(np.float64), captured)
-            worse = _level(left) > _level(captured)  # never worse than none
-            heard += (near[i:i + STEP].tobytes() if worse
-                      else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
-        return gate, heard, echo
+        return gate, _through(self.linear, far, near), echo
 
     def _frame(self, samples: np.ndarray):
         return self._rtc.AudioFrame(samples.tobytes(), RATE, 1, len(samples))
+
+
+def _through(linear: LinearEcho, far: np.ndarray, near: np.ndarray) -> bytearray:
+    """``near`` (int16) less the echo of ``far`` (the aligned reference) by ``linear``, each
+    whole STEP: as captured where the filter would make it louder (never worse than none)."""
+    heard = bytearray()
+    for i in range(0, len(near) - STEP + 1, STEP):
+        captured = near[i:i + STEP] / 32768.0
+        left = linear.cancel(far[i:i + STEP].astype(np.float64), captured)
+        heard += (near[i:i + STEP].tobytes() if _level(left) > _level(captured)
+                  else (np.clip(left, -1.0, 1.0) * 32767).astype(np.int16).tobytes())
+    return heard
 
 
 def make_canceller() -> EchoCanceller | None:

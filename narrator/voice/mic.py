@@ -6,8 +6,9 @@ captured; it counts overflows reported in the callback status, and shows each fr
 captured to its ``tap`` (a level meter that must see the narrator's voice before it is
 cancelled). Given an echo canceller
 (``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
-comes in, so cancellation keeps up with the sound even while a recogniser decoding holds up
-the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
+comes in (``EchoCanceller.take``: a new microphone's first seconds of narration may wait for
+it to learn the echo), so cancellation keeps up with the sound even while a recogniser decoding
+holds up the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
 narrator's voice suppressed as well, which the endpointer judges speech by (with the heard
 frame far down, for a voice the suppressor took whole). ``Endpointer``
 is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
@@ -374,19 +375,20 @@ class Mic:
         failed = False
         while (captured := self._captured.get()) is not None and not self._closing.is_set():
             at, frame, moved = captured
-            heard = gate = frame
+            taken = [(at, (frame, frame))]
             if not failed:
                 try:
-                    heard, gate = self.echo.clean(frame, at, moved)
+                    taken = self.echo.take(frame, at, moved)
                 except Exception as exc:  # any: livekit fails by assertion as well
                     failed = True
                     print(f"narrator: echo cancellation stopped ({type(exc).__name__}: "
                           f"{exc}); the narrator's own voice may cover what the table says "
                           f"while it reads.", file=sys.stderr)
-            try:
-                self._frames.put_nowait((at, heard, None if gate is heard else gate))
-            except queue.Full:
-                self.dropped += 1
+            for at, (heard, gate) in taken:
+                try:
+                    self._frames.put_nowait((at, heard, None if gate is heard else gate))
+                except queue.Full:
+                    self.dropped += 1
 
     @property
     def alive(self) -> bool:
