@@ -82,6 +82,24 @@ def test_a_command_said_over_the_narrators_own_words_is_the_tables():
                    echo=line) is None  # an answer fitted to it is filler still
 
 
+def test_a_sure_command_written_like_the_narrators_word_is_the_tables_when_it_sounds_so():
+    """Blades' narrator read "... stash, recruit, experience and next phase." as flite awb
+    said "pause": Whisper wrote "Pause", sure, and it was dropped as the narrator's "phase"
+    (alike letter by letter). Its sound tells: the table's words are hardly coherent with
+    what was played, the narrator's leaked voice is."""
+    line = "You can say: action, resist, fortune, stash, recruit, experience and next phase."
+    pause = whisper("pause", 1.0, free="Pause", mode="reading", echo=line, likeness=0.02)
+    assert pause.meaning == Control("pause") and pause.sure
+    assert whisper("pause", 1.0, free="Pause", mode="reading", echo=line,
+                   likeness=0.2) is None  # the narrator's leaked "phase"
+    assert whisper("pause", 1.0, free="Pause", mode="reading", echo=line) is None  # unknown
+    assert whisper("pause", 0.4, free="Pause", mode="reading", echo=line,
+                   likeness=0.02) is None  # unsure: the narrator's words win
+    said = "Say pause to stop me, then resume."
+    assert whisper("pause", 1.0, free="Pause.", mode="reading", echo=said,
+                   likeness=0.02) is None  # the narrator's very word: its echo
+
+
 def test_an_unsure_word_whose_sound_is_the_narrators_leaked_voice_is_nothing():
     """Measured in an idle hour: the narrator's voice leaking through the canceller, written
     "You slow." and "Track one is..." and fitted to "slow down" and "next one" (0.07, 0.08),

@@ -78,6 +78,7 @@ SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
+TABLE_LIKE = 0.05           # ... this little, the table's voice (its words: p95 0.049, stop 44)
 REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an answer
 #: over the narration decoding ahead begins after 90 ms of quiet, not 120: an unsure command
 #: stops the reading sooner (docs/barge-in.md, stop 45)
@@ -112,10 +113,23 @@ def passes(heard: Heard, engine: str, speaking: bool = False) -> bool:
     return heard.confidence >= ACCEPT_AT.get(engine, SURE_AT)
 
 
-def explained_by(echo: str, heard: Heard, grammar) -> bool:
+def explained_by(echo: str, heard: Heard, grammar, likeness: float | None = None) -> bool:
     """Whether what was heard is nearly a run of the narrator's own words (its voice heard
-    back, ``spoken_in``), unless the table said a command over them (``said_over``)."""
-    return spoken_in(echo, heard.free or heard.text) and not said_over(echo, heard, grammar)
+    back, ``spoken_in``), unless the table said a command over them (``said_over``) or a sure
+    one only like them in its sound's (``table_voice``)."""
+    return (spoken_in(echo, heard.free or heard.text) and not said_over(echo, heard, grammar)
+            and not table_voice(echo, heard, likeness))
+
+
+def table_voice(echo: str, heard: Heard, likeness: float | None) -> bool:
+    """Whether a sure utterance over the narration, written only *like* the narrator's words
+    (not with them), is the table's voice by its sound: as little coherent with what was
+    played as the table's words are (``likeness`` under TABLE_LIKE), far under the narrator's
+    leaked voice (0.13 up). Flite awb's "pause" said over Blades' "... and next phase." was
+    written "Pause", sure, and dropped as the narrator's "phase" (docs/barge-in.md, stop 79)."""
+    said = set(normalise(heard.free or heard.text).split())
+    return (heard.confidence >= SURE_AT and likeness is not None and likeness < TABLE_LIKE
+            and not said <= set(normalise(echo).split()))
 
 
 def said_over(echo: str, heard: Heard, grammar) -> bool:
@@ -169,7 +183,7 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     correction at a read-back too (a "yes" there was written "worse", sure, and taken), but
     not the reply to one."""
     text = " ".join(heard.text.split())
-    if not (text or heard.free) or (echo and (explained_by(echo, heard, grammar)
+    if not (text or heard.free) or (echo and (explained_by(echo, heard, grammar, likeness)
                                               or leaked(heard, likeness))):
         return None
     words = normalise(heard.free or text).split()
