@@ -273,11 +273,13 @@ def paused(event: dict) -> bool:
 
 
 def left(ignored: dict) -> str:
-    """An ``ignored`` event as a finding: what was heard, and what it was decoded as."""
+    """An ``ignored`` event as a finding: what was heard, what it was decoded as, and how like
+    the narrator's played voice it sounded (where measured)."""
     if "phrase" not in ignored:
         return f"{ignored['text']} (ignored)"
+    like = f", like the narrator {ignored['likeness']}" if "likeness" in ignored else ""
     return (f"{ignored['text']} (ignored: {ignored['phrase']!r} at {ignored['confidence']}, "
-            f"{ignored['seconds']} s)")
+            f"{ignored['seconds']} s{like})")
 
 
 def game_over(event: dict) -> bool:

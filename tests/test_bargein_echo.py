@@ -280,7 +280,7 @@ def test_a_word_over_a_new_microphones_first_second_waits_for_the_filter_and_is_
     assert level_db(mic[before]) - level_db(as_captured[before]) < 1  # what ``clean`` gives
 
 
-def test_a_microphone_opened_while_the_narrator_is_silent_or_that_never_hears_it_waits_for_nothing():
+def test_a_microphone_opened_while_the_narrator_is_silent_or_never_hearing_it_waits_for_nothing():
     """Nothing played around the first frame: every frame is handed on as it comes, the
     narration that starts later too. A microphone that does not hear the narrator (headphones)
     gets its first seconds as captured once it is found deaf, well within HOLD."""

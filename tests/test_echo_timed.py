@@ -176,11 +176,24 @@ def test_an_utterance_left_unanswered_is_in_the_events_file_with_what_was_heard(
 
     said = narration()
     log = EventLog(tmp_path / "events.jsonl", print)
-    ears = LoggedEars(Ears(Scripted(FILLER), Microphone(hears_narrator=True), clock=lambda: 1.5), log)
-    assert ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said)) is None
+    for microphone in (Microphone(hears_narrator=True), CancellingMicrophone()):
+        ears = LoggedEars(Ears(Scripted(FILLER), microphone, clock=lambda: 1.5), log)
+        assert ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said)) is None
     log.close(completed=False)
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
-    assert [e["event"] for e in events] == ["expect", "ignored", "end"]
+    assert [e["event"] for e in events] == ["expect", "ignored", "ignored", "end"]
     assert events[1]["text"] == "Thank you." and "echo" in events[1]["why"]
     # what the recogniser made of it: its phrase, how sure, how long the audio was
     assert {"phrase", "confidence", "seconds"} <= set(events[1]) and events[1]["seconds"] > 0
+    # and, where the echo canceller measured it, how like the narrator's played voice it sounded
+    assert "likeness" not in events[1] and events[2]["likeness"] == 0.312
+
+
+class CancellingMicrophone(Microphone):
+    """A microphone whose echo canceller finds what it heard a third like what was played."""
+
+    def __init__(self):
+        super().__init__(hears_narrator=True)
+
+    def echo_likeness(self, start: float, end: float) -> float:
+        return 0.31234

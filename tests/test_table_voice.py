@@ -191,6 +191,10 @@ def test_a_word_left_unanswered_is_reported_with_what_it_was_decoded_as():
     assert bench.left(ignored) == "What are you doing? (ignored: 'resume' at 0.0, 1.93 s)"
     assert bench.left({"event": "ignored", "text": "Next.", "why": "it ended with an earcon"}) \
         == "Next. (ignored)"
+    leaked = {**ignored, "text": "class.", "phrase": "pause", "confidence": 0.13,
+              "seconds": 0.51, "likeness": 0.164}
+    assert bench.left(leaked) == \
+        "class. (ignored: 'pause' at 0.13, 0.51 s, like the narrator 0.164)"
 
 
 def test_a_player_takes_the_same_answer_in_other_words_read_back_as_theirs():

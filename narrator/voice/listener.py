@@ -213,11 +213,13 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
                      False)
 
 
-def leave(heard: Heard, why: str) -> None:
+def leave(heard: Heard, why: str, likeness: float | None = None) -> None:
     """Log an utterance left unanswered, and why, with what it was decoded as (the phrase
-    chosen, its confidence, the seconds of audio captured: for the events file)."""
+    chosen, its confidence, the seconds of audio captured: for the events file) and, over the
+    narration, how coherent its sound was with what was played (``likeness``)."""
+    more = {} if likeness is None else {"likeness": round(likeness, 3)}
     left_unanswered(heard.free or heard.text, why, phrase=heard.text,
-                    confidence=heard.confidence, seconds=round(heard.seconds, 2))
+                    confidence=heard.confidence, seconds=round(heard.seconds, 2), **more)
 
 
 def joined(first: Heard, rest: Heard) -> Heard:
@@ -416,13 +418,13 @@ class Ears:
         start = self.ended_at - heard.seconds
         echo = (echo_during(echo, start, self.ended_at)
                 if getattr(self.source, "hears_narrator", True) else "")  # none can reach it
-        likeness = getattr(self.source, "echo_likeness", None)
+        measure = getattr(self.source, "echo_likeness", None)
+        likeness = measure(start, self.ended_at) if echo and measure else None
         utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
-                           wake=self.listening == "wake", echo=echo,
-                           likeness=likeness(start, self.ended_at) if echo and likeness
-                           else None, noisy=self.endpointer.noisy)
+                           wake=self.listening == "wake", echo=echo, likeness=likeness,
+                           noisy=self.endpointer.noisy)
         if utterance is None:
-            leave(heard, "table talk or the narrator's echo")
+            leave(heard, "table talk or the narrator's echo", likeness)
         return utterance
 
     def _ahead(self, event: str) -> None:

@@ -4,18 +4,17 @@
 30 ms frames, put together from 10 ms blocks, over a queue, each with the time it was
 captured; it counts overflows reported in the callback status, and shows each frame as
 captured to its ``tap`` (a level meter that must see the narrator's voice before it is
-cancelled). Given an echo canceller
-(``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it
-comes in (``EchoCanceller.take``: a new microphone's first seconds of narration may wait for
-it to learn the echo), so cancellation keeps up with the sound even while a recogniser decoding
-holds up the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
-narrator's voice suppressed as well, which the endpointer judges speech by (with the heard
-frame far down, for a voice the suppressor took whole). ``Endpointer``
-is a voice-activity detector with an adaptive noise floor: speech starts after a few loud frames
-(with the audio just before kept as pre-roll) and ends after a short run of quiet frames, a
-shorter one when the listener says that what was heard is a phrase that cannot go on. Where
-others talk on around the table, the floor falls into the dips between their words; the room's
-median level (over its last 4 s outside utterances, and over any utterance cut for its length)
+cancelled). Given an echo canceller (``voice/echo.py``), a thread of its own takes the
+narrator's voice out of each frame as it comes in (``EchoCanceller.take``: a new microphone's
+first seconds of narration may wait for it to learn the echo), so cancellation keeps up with
+the sound even while a recogniser decoding holds up the reader; ``read`` gives the frame the
+recogniser hears and ``gate`` the same frame with the narrator's voice suppressed as well,
+which the endpointer judges speech by (with the heard frame far down, for a voice the
+suppressor took whole). ``Endpointer`` is a voice-activity detector with an adaptive noise
+floor: speech starts after a few loud frames (with the audio just before kept as pre-roll) and
+ends after a short run of quiet frames, a shorter one when the listener says that what was
+heard is a phrase that cannot go on. Where others talk on around the table, the floor falls
+into the dips between their words; the room's median level (over its last 4 s outside utterances, and over any utterance cut for its length)
 then stands for the floor, so their talk neither holds a player's words open nor merges them.
 Where the room's level swings as talk does (``talking``: words and gaps), an utterance hardly
 louder than that median is theirs (``distant``), not a player's at the microphone, and the
