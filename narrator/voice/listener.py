@@ -115,8 +115,8 @@ def passes(heard: Heard, engine: str, speaking: bool = False) -> bool:
 
 def explained_by(echo: str, heard: Heard, grammar, likeness: float | None = None) -> bool:
     """Whether what was heard is nearly a run of the narrator's own words (its voice heard
-    back, ``spoken_in``), unless the table said a command over them (``said_over``) or a sure
-    one only like them in its sound's (``table_voice``)."""
+    back, ``spoken_in``), unless the table said a command over them (``said_over``), or a sure
+    one written only like them sounds like the table (``table_voice``)."""
     return (spoken_in(echo, heard.free or heard.text) and not said_over(echo, heard, grammar)
             and not table_voice(echo, heard, likeness))
 

@@ -1,33 +1,34 @@
 """Capture and endpointing: 16 kHz mono frames from a microphone, cut into utterances.
 
-``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands 30
-ms frames, put together from 10 ms blocks, over a queue, each with the time it was captured; it
-counts overflows reported in the callback status, and shows each frame as captured to its ``tap``
-(a level meter that must see the narrator's voice before it is cancelled). Given an echo canceller
-(``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame as it comes
-in (``EchoCanceller.take``: a new microphone's first seconds of narration may wait for it to learn
-the echo), so cancellation keeps up with the sound even while a recogniser decoding holds up the
-reader; ``read`` gives the frame the recogniser hears and ``gate`` the same frame with the
-narrator's voice suppressed as well, which the endpointer judges speech by (with the heard frame
-far down, for a voice the suppressor took whole). ``Endpointer`` is a voice-activity detector with
-an adaptive noise floor: speech starts after a few loud frames (with the audio just before kept as
-pre-roll) and ends after a short run of quiet frames, a shorter one when the listener says that
-what was heard is a phrase that cannot go on. Where others talk on around the table, the floor
-falls into the dips between their words; the room's median level (over its last 4 s outside
-utterances, and over any utterance cut for its length) then stands for the floor, so their talk
-neither holds a player's words open nor merges them. Where the room's level swings as talk does
-(``talking``: words and gaps), an utterance hardly louder than that median is theirs (``distant``),
-not a player's at the microphone, and the recogniser gets the player's words and 150 ms either side
-of them, the talk around them as silence (``focusing``, not over the narration). Where it is steady
-(a fan, a hum), no one is talking: a word's weaker sounds over it still count as the word
-(``_steady``), and a word hardly louder than it starts an utterance when the frame with the noise
-taken out (RNNoise: ``voiced``) is loud as well (``voice_share``). Either way, an utterance whose
-loud frames are hardly over the floor is ``noisy`` (the ears read its answer back). A second of an
-utterance that hardly swings in level is the room's own sound risen over the floor (the narrator
-stopped, and the echo canceller's suppression of the room with it): it ends the utterance there, or
-voids it when that is all it held, and is the floor from then on. A short quiet inside the
-utterance is a *pause* (the speaker may have finished: a recogniser can start decoding ahead), and
-the next loud frame *resumes* it (what was decoded ahead is void).
+``Mic`` runs a sounddevice input stream (its callback runs in PortAudio's own thread) and hands
+30 ms frames, put together from 10 ms blocks, over a queue, each with the time it was captured;
+it counts overflows reported in the callback status, and shows each frame as captured to its
+``tap`` (a level meter that must see the narrator's voice before it is cancelled). Given an echo
+canceller (``voice/echo.py``), a thread of its own takes the narrator's voice out of each frame
+as it comes in (``EchoCanceller.take``: a new microphone's first seconds of narration may wait
+for it to learn the echo), so cancellation keeps up with the sound even while a recogniser
+decoding holds up the reader; ``read`` gives the frame the recogniser hears and ``gate`` the same
+frame with the narrator's voice suppressed as well, which the endpointer judges speech by (with
+the heard frame far down, for a voice the suppressor took whole). ``Endpointer`` is a
+voice-activity detector with an adaptive noise floor: speech starts after a few loud frames (with
+the audio just before kept as pre-roll) and ends after a short run of quiet frames, a shorter one
+when the listener says that what was heard is a phrase that cannot go on. Where others talk on
+around the table, the floor falls into the dips between their words; the room's median level
+(over its last 4 s outside utterances, and over any utterance cut for its length) then stands for
+the floor, so their talk neither holds a player's words open nor merges them. Where the room's
+level swings as talk does (``talking``: words and gaps), an utterance hardly louder than that
+median is theirs (``distant``), not a player's at the microphone, and the recogniser gets the
+player's words and 150 ms either side of them, the talk around them as silence (``focusing``, not
+over the narration). Where it is steady (a fan, a hum), no one is talking: a word's weaker sounds
+over it still count as the word (``_steady``), and a word hardly louder than it starts an
+utterance when the frame with the noise taken out (RNNoise: ``voiced``) is loud as well
+(``voice_share``). Either way, an utterance whose loud frames are hardly over the floor is
+``noisy`` (the ears read its answer back). A second of an utterance that hardly swings in level
+is the room's own sound risen over the floor (the narrator stopped, and the echo canceller's
+suppression of the room with it): it ends the utterance there, or voids it when that is all it
+held, and is the floor from then on. A short quiet inside the utterance is a *pause* (the speaker
+may have finished: a recogniser can start decoding ahead), and the next loud frame *resumes* it
+(what was decoded ahead is void).
 """
 
 from __future__ import annotations
