@@ -370,6 +370,8 @@ class Ears:
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
+            if self._spelled is not None and hasattr(self.recognizer, "goes_on"):
+                self.recognizer.goes_on(self._spelled[0].free)  # the rest of a spelling
         if event == "void":  # a noise that rose, no voice: nothing to decode
             self._grammar = None
             if hasattr(self.recognizer, "discard"):

@@ -95,7 +95,10 @@ which goes on to the end (``_spelled_on``); letters said by their names are mend
 answer said aloud before them, when the same question was last answered aloud (``respell``:
 "B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t"). One Whisper
 looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once more with
-repeats held back (``_unlooped``), kept when that does not loop.
+repeats held back (``_unlooped``), kept when that does not loop. A radio spelling is also read
+a word at a time, each word between its pauses alone in the window (``radio_parts``), and
+that reading is kept when it spells otherwise and explains the whole utterance better
+(``_read_apart``: espeak-ng's "Quick Wits" written "Quick Witcir").
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -132,6 +135,7 @@ from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
+from narrator.voice.radio_parts import PartReader, aloud, better, written
 from narrator.voice.respell import respell
 from narrator.voice.said_again import frames, said_again
 
@@ -280,6 +284,10 @@ class Whisper:
         # (``respelled``, ``_heard_anew``)
         self._spelled: list[str] = []  # the last spelling's letters, best first, as each of
         # Whisper's hypotheses has them (``respelled``)
+        self._parts = PartReader(self._parts_encoded,
+                                 lambda encoded, runs: self._steps_each(encoded, self._head, runs),
+                                 self._tok.encode, self._tok.eot)  # a radio spelling's words
+        self._by_radio = False  # the utterance goes on with a radio spelling (``goes_on``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -290,6 +298,14 @@ class Whisper:
         self.discard()
         self._grammar = grammar
         self._audio = []
+        self._parts.forget()
+        self._by_radio = False
+
+    def goes_on(self, spelled: str) -> None:
+        """The utterance is the rest of a spelling parted at a pause, whose first part Whisper
+        wrote ``spelled``: it spells as that did (espeak-ng's radio "Quick Wits" parted after
+        "Tango", its rest "Sierra. Done." written "C. I. R. Done.")."""
+        self._by_radio = by_radio(spelled)
 
     def feed(self, pcm: bytes) -> None:
         self._audio.append(pcm)
@@ -434,13 +450,25 @@ class Whisper:
     # ------------------------------------------------------------------ decoding
 
     def _encode(self, samples: np.ndarray):
+        return self._encode_each([samples])
+
+    def _encode_each(self, pieces: list[np.ndarray]):
+        """Each of ``pieces`` (float samples) through the encoder alone in the window, in one
+        batch."""
         import ctranslate2
 
-        audio = np.zeros(RATE * self.window, dtype=np.float32)
-        audio[:len(samples)] = samples[:len(audio)]
-        features = self._model.feature_extractor(audio, padding=0)[:, :self.window * 100]
-        view = ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))
+        features = []
+        for samples in pieces:
+            audio = np.zeros(RATE * self.window, dtype=np.float32)
+            audio[:len(samples)] = samples[:len(audio)]
+            features.append(self._model.feature_extractor(audio, padding=0)[:, :self.window * 100])
+        view = ctranslate2.StorageView.from_array(np.ascontiguousarray(np.stack(features)))
         return self._model.model.encode(view, to_cpu=True)
+
+    def _parts_encoded(self, pieces: list[np.ndarray]) -> np.ndarray:
+        """``PartReader``'s encoder: the pieces' outputs over the longest one's speech."""
+        return _speech(self._encode_each(pieces), max(pieces, key=len),
+                       self._model.model.n_mels)
 
     def decode(self, samples: np.ndarray, grammar, noisy: bool = False, encoded=None
                ) -> tuple[str, float, str, list[str]]:
@@ -467,7 +495,7 @@ class Whisper:
         free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
             free = self._spelled_on(self._unlooped(free, encoded, asked), samples, encoded)
-            free = self._done_written(free, encoded)
+            free = self._read_apart(self._done_written(free, encoded), samples, encoded)
             self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
             said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
@@ -585,6 +613,27 @@ class Whisper:
         prompt = [self._tok.sot_prev] + self._tok.encode(" " + DONE_PROMPTS[by_radio(free[0])])
         return self._spelled_again(free, encoded, prompt + self._head,
                                    lambda again: done_in_place(again, free[0]))
+
+    def _read_apart(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
+        """A spelling's transcripts, and first, when it spells by radio (its best transcript
+        does, or the spelling it goes on: ``goes_on``) and its parts
+        read a word at a time (``PartReader``) spell otherwise, that reading if it explains
+        the utterance better (``radio_parts.better``; both read as radio words, with "done"
+        when the parts end so): espeak-ng's "Quick Wits" written "Quick Witcir"."""
+        radio = free and (by_radio(free[0]) or self._by_radio)
+        words = self._parts.words(samples) if radio else None
+        if not words:
+            return free
+        apart = written(words)
+        mine, theirs = letter_words(apart), letter_words(spelled_once(free[0]))
+        if not mine or mine == theirs:
+            return free
+        done = [DONE] if words[-1] == DONE else []
+        said = [aloud(mine) + done, aloud(theirs) + done]
+        scores = self._score(_speech(encoded, samples, self._model.model.n_mels), self._head,
+                             [[written(w)] for w in said])
+        kept = better(scores[0], len(said[0]), scores[1], max(1, len(said[1])))
+        return [apart] + free if kept else free
 
     def _spelled_again(self, free: list[str], encoded, asked: list[int],
                        kept: Callable[[str], bool], **held) -> list[str]:
@@ -713,22 +762,29 @@ class Whisper:
     def _steps(self, encoded: np.ndarray, head: list[int], runs: list[tuple[int, ...]]
                ) -> dict[tuple[int, ...], list[np.ndarray]]:
         """Each token sequence's log probabilities over the vocabulary at each of its steps,
-        its end's last, in one batch (none for none): CTranslate2 forces a prompt's tokens
-        after the start of the transcript and returns their logits, then those of the steps
-        after. ``max_length`` is measured: len(head) + 2n gives n + 1 steps, the longest
-        sequence and its end, and no step more (a batch decodes as long as its longest)."""
+        its end's last, in one batch (none for none)."""
+        each = self._steps_each(np.asarray(encoded), head, [(0, ids) for ids in runs])
+        return dict(zip(runs, each))
+
+    def _steps_each(self, encoded: np.ndarray, head: list[int],
+                    runs: list[tuple[int, tuple[int, ...]]]) -> list[list[np.ndarray]]:
+        """``_steps`` of runs (i, tokens), each over ``encoded[i]``: CTranslate2 forces a
+        prompt's tokens after the start of the transcript and returns their logits, then
+        those of the steps after. ``max_length`` is measured: len(head) + 2n gives n + 1
+        steps, the longest sequence and its end, and no step more (a batch decodes as long as
+        its longest)."""
         import ctranslate2
 
         if not runs:
-            return {}
-        longest = max(len(ids) for ids in runs)
-        batch = np.ascontiguousarray(np.repeat(encoded, len(runs), axis=0))
+            return []
+        longest = max(1, *(len(ids) for _, ids in runs))
+        batch = np.ascontiguousarray(encoded[[i for i, _ in runs]])
         results = self._model.model.generate(
-            ctranslate2.StorageView.from_array(batch), [head + list(ids) for ids in runs],
+            ctranslate2.StorageView.from_array(batch), [head + list(ids) for _, ids in runs],
             beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest,
             suppress_tokens=[], suppress_blank=False)
-        return {ids: [_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
-                for ids, result in zip(runs, results)}
+        return [[_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
+                for (_, ids), result in zip(runs, results)]
 
 
 def _speech(encoded, samples: np.ndarray, n_mels: int) -> np.ndarray:
