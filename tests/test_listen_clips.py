@@ -358,6 +358,21 @@ def test_dice_whisper_writes_as_words_near_no_listed_phrase_are_read_back(clip_d
     assert not [c.phrase for c in talk if hear_file(whisper, c.path, asked)["command"]]
 
 
+@pytest.mark.parametrize("said, sides", [("nine and three", 10), ("one and twelve", 12)])
+def test_dice_whisper_writes_as_other_words_are_found_a_die_at_a_time(clip_dir, whisper, said,
+                                                                      sides):
+    """espeak-ng's "nine and three" (Intensity's pair of d10) was written "I am free." and its
+    "one and twelve" (Slow Burn's d12) "Well and 1 2", four times each, and typed: no dice
+    phrase is near those in spelling. The likeliest faces a die at a time are weighed too
+    (``dice_by_ear``), and are what was said; talk at that question stays talk."""
+    asked = Expectation(Line("ask"), (AcceptDice(sides, 2, 2),))
+    got = hear_file(whisper, clips.make_clip(clip_dir, said, None, "espeak:en-us").path, asked)
+    assert got["command"] == command_of(understand(said, asked)), got
+    talk = [clips.make_clip(clip_dir, line, None, "espeak:en-us")
+            for line in clips.TABLE_TALK[:8]]
+    assert not [c.phrase for c in talk if hear_file(whisper, c.path, asked)["command"]]
+
+
 @pytest.mark.parametrize("voice", SEVERAL + ("flite:awb",))
 def test_zero_said_for_a_count_of_successes_is_no_successes(clip_dir, whisper, voice):
     """Slow Burn asks for successes or the die's face; "zero" was no answer there, and Whisper

@@ -80,3 +80,10 @@ def test_a_questions_listed_words_are_told_while_it_is_asked_only():
     assert build(xp, EVERY_WORD, mode="asking").listed() == ("playbook", "curse")
     assert build(xp, EVERY_WORD, mode="confirming").listed() == ()
     assert build(Expectation(Line("ask"), (AcceptText("name"),)), EVERY_WORD).listed() == ()
+
+
+def test_the_dice_a_question_takes_are_told_while_asked_and_read_back_only():
+    assert build(DICE, EVERY_WORD).dice() == AcceptDice(6, 1, 2)
+    assert build(DICE, EVERY_WORD, mode="confirming").dice() == AcceptDice(6, 1, 2)
+    assert build(DICE, EVERY_WORD, mode="reading").dice() is None
+    assert build(Expectation(Line("ask"), (AcceptSuccesses(3),)), EVERY_WORD).dice() is None

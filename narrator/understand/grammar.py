@@ -82,6 +82,13 @@ class Grammar:
         return bool(accepts) and all(isinstance(a, (AcceptDice, AcceptNumber, AcceptSuccesses))
                                      for a in accepts)
 
+    def dice(self) -> AcceptDice | None:
+        """The dice the question takes, asked or read back (said again as a correction); None
+        when it takes none."""
+        accepts = self.expectation.accepts if self.mode in ("asking", "confirming") \
+            and not self.free and self.expectation else ()
+        return next((a for a in accepts if isinstance(a, AcceptDice)), None)
+
     def awaited(self, limit: int = 6, numbers: int = 12) -> list[str]:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",

@@ -135,6 +135,7 @@ from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
+from narrator.voice.dice_by_ear import dice_heard
 from narrator.voice.radio_parts import PartReader, aloud, better, written
 from narrator.voice.respell import respell
 from narrator.voice.said_again import frames, said_again
@@ -522,11 +523,12 @@ class Whisper:
                 grammar.mode == "confirming" and noisy):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         awaited = _awaited(grammar) if weigh else []
+        speech = _speech(encoded, samples, self._model.model.n_mels)
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
-            grammar, [once(t) for t in free])))
+            grammar, [once(t) for t in free]) + (self._dice_heard(grammar, speech)
+                                                 if weigh and not legal else [])))
         if not candidates:
             return "", 0.0, once(best)
-        speech = _speech(encoded, samples, self._model.model.n_mels)
         said_words = normalise(once(best)).split()
         scores = self._score(speech, head, [[best]] + [
             self._forms(c) + (self._forms(carried_form(said_words, c))[:1]
@@ -726,6 +728,17 @@ class Whisper:
         answers = [] if whole or not grammar.numeric else [
             p for s in said if s for p in grammar.nearest(s) if grammar.answer(p)]
         return list(dict.fromkeys(found + answers))
+
+    def _dice_heard(self, grammar, speech: np.ndarray) -> list[str]:
+        """Where the question takes dice (and no transcript is a legal phrase), the likeliest
+        faces found a die at a time (``dice_by_ear``): espeak-ng's "nine and three" written "I
+        am free." is near no dice phrase in spelling."""
+        accept = grammar.dice()
+        if accept is None:
+            return []
+        found = dice_heard(accept, lambda runs: self._steps_each(
+            speech, self._head, [(0, ids) for ids in runs]), self._tok.encode)
+        return [phrase for phrase in found if grammar.matches(phrase)]
 
     @staticmethod
     def _forms(phrase: str) -> list[str]:
