@@ -618,11 +618,11 @@ class Whisper:
 
     def _read_apart(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
         """A spelling's transcripts, and first, when it spells by radio (its best transcript
-        does, or the spelling it goes on: ``goes_on``) and its parts
-        read a word at a time (``PartReader``) spell otherwise, that reading if it explains
-        the utterance better (``radio_parts.better``; both read as radio words, with "done"
-        when the parts end so): espeak-ng's "Quick Wits" written "Quick Witcir"."""
-        radio = free and (by_radio(free[0]) or self._by_radio)
+        does, or the spelling it goes on: ``goes_on``) and its parts read a word at a time
+        (``PartReader``) spell otherwise, that reading if it explains the utterance better
+        (``radio_parts.better``; both read as radio words, with "done" when the parts end
+        so): espeak-ng's "Quick Wits" written "Quick Witcir"."""
+        radio = bool(free) and (by_radio(free[0]) or self._by_radio)
         words = self._parts.words(samples) if radio else None
         if not words:
             return free
@@ -790,7 +790,7 @@ class Whisper:
 
         if not runs:
             return []
-        longest = max(1, *(len(ids) for _, ids in runs))
+        longest = max(1, max(len(ids) for _, ids in runs))  # one step at least
         batch = np.ascontiguousarray(encoded[[i for i, _ in runs]])
         results = self._model.model.generate(
             ctranslate2.StorageView.from_array(batch), [head + list(ids) for _, ids in runs],
