@@ -144,17 +144,21 @@ def session_in_room(session, ears, mouth, captions):
 def pause_then_resume(captions, mouth, say_pause, say_resume):
     """A player says pause; once the paused message has ended the room is left quiet for 3 s;
     the player says resume. When pause was said, the quiet span, and when the cut sentence
-    was shown again."""
+    was shown again. Each is looked for from when the player began to say it: the saying
+    returns once PulseAudio has played it out, and the narrator may have acted on it over a
+    second before (stop 80's clean-clone CI: "Paused." 1 s and more before paplay returned)."""
+    began = time.monotonic()
     said_pause = say_pause()
-    paused = captions.wait_for(PAUSED, said_pause - 1.0, HEARD_WITHIN)
+    paused = captions.wait_for(PAUSED, began, HEARD_WITHIN)
     assert paused is not None, f"pause was not heard: {captions.shown[-5:]}"
     cut = [s for t, s in captions.shown if t < paused][-1]
     assert mouth.wait(10), "the paused message never ended"
     quiet_from = time.monotonic() + 0.3
     time.sleep(3)
     quiet = (quiet_from, time.monotonic())
-    said_resume = say_resume()
-    again = captions.wait_for(cut, said_resume - 1.5, HEARD_WITHIN)
+    began = time.monotonic()
+    say_resume()
+    again = captions.wait_for(cut, began, HEARD_WITHIN)
     assert again is not None, f"resume was not heard: {captions.shown[-3:]}"
     time.sleep(3)
     return said_pause, quiet, again
