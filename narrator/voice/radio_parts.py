@@ -28,10 +28,10 @@ from typing import Callable
 import numpy as np
 
 from narrator.understand.spelling import DONE, MARK_NAMES, RADIO, SPACE
+from narrator.voice.asr import RATE
 
 #: what a part may be: a radio word, "space", "done" or a mark's name
 PART_WORDS = (*RADIO, SPACE, DONE, *MARK_NAMES.values())
-RATE = 16000
 FRAME = RATE // 50      # 20 ms: the levels parts are found by
 BELOW_LOUDEST = 35.0    # dB: a frame this far under the utterance's loudest is a pause...
 OVER_ROOM = 10.0        # ... or one this little over its 10th percentile (the room)
@@ -103,7 +103,8 @@ class PartReader:
                  end: int) -> None:
         self._encode, self._steps, self._end = encode, steps, end
         self._ids = {w: tuple(tokens(" " + _form(w))) for w in PART_WORDS}
-        self._long = [w for w in PART_WORDS if len(self._ids[w]) > 1] or [PART_WORDS[0]]
+        self._long = [w for w in PART_WORDS if len(self._ids[w]) > 1] or [PART_WORDS[0]]  # a
+        # run each; any run's first step gives every word's first token
         self._after = {"comma": tokens(",")[0], "stop": tokens(".")[0],
                        "space": {tokens(" Space")[0], tokens(" space")[0]}}
         self._read: dict[bytes, list[str]] = {}
@@ -123,6 +124,8 @@ class PartReader:
         return [w for p in found for w in self._read[p.tobytes()]]
 
     def _read_each(self, pieces: list[np.ndarray]) -> list[list[str]]:
+        """Each piece's likeliest part word, and "space" after a radio word when likelier
+        than its end, in two batches."""
         encoded = self._encode(pieces)
         runs = [(i, self._ids[w][:-1]) for i in range(len(pieces)) for w in self._long]
         steps = dict(zip(runs, self._steps(encoded, runs)))
