@@ -128,9 +128,9 @@ def radio(text: str) -> str:
 @pytest.mark.skipif(bool(clips.missing_tools(("espeak:en-us", "flite:slt"))),
                     reason="needs espeak-ng and flite")
 def test_a_radio_spelling_whisper_writes_astray_is_read_a_word_at_a_time(recognizer, tmp_path):
-    """espeak-ng's radio "Quick Wits" and "Kim a hacker" (typed in the table runs of stops 78
-    and 79) were written "Quick Witcir" and "Kim A Hackero": each word between its pauses,
-    read alone, spells them as said. The long spellings are parted at 6 s, as at a table.
+    """espeak-ng's radio "Quick Wits" (typed in stop 79's Intensity run) and "Kim a hacker"
+    were written "Quick Witcir" and "Kim A Hackero": each word between its pauses, read
+    alone, spells them as said. The long spellings are parted at 6 s, as at a table.
     Spellings Whisper writes right stay so: flite rms runs its words together (no parts),
     Festival's "Sarah" pauses inside words (parts a word in two), flite slt's letters are no
     radio spelling."""
