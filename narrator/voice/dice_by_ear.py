@@ -45,6 +45,7 @@ def _beam(sides: int, count: int, digits: bool, steps: Steps,
     def face(n: int, first: bool) -> int:
         said = str(n) if digits else spoken(n).capitalize() if first else spoken(n)
         return tokens(" " + said)[0]  # a face of two words ("twenty one"): its first
+    written = {first: [face(n, first) for n in range(1, sides + 1)] for first in (True, False)}
     beam: list[tuple[tuple[int, ...], float, list[int]]] = [((), 0.0, [])]
     for i in range(count):
         between = () if i == 0 else tuple(tokens(" and" if i == count - 1 else ","))
@@ -53,8 +54,7 @@ def _beam(sides: int, count: int, digits: bool, steps: Steps,
         for (ids, score, faces), held in zip(beam, steps(runs)):
             score += sum(float(held[len(ids) + k][t]) for k, t in enumerate(between))
             after = held[len(ids) + len(between)]
-            for n in range(1, sides + 1):
-                token = face(n, i == 0)
+            for n, token in enumerate(written[i == 0], start=1):
                 grown.append((ids + between + (token,), score + float(after[token]),
                               faces + [n]))
         beam = sorted(grown, key=lambda hypothesis: -hypothesis[1])[:BEAM]
