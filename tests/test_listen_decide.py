@@ -208,7 +208,7 @@ def test_a_brief_word_the_moment_waits_for_is_a_guess_however_whisper_wrote_it()
     """flite awb's "resume" comes back "What are you doing?" while paused (margin -2.7 to
     -5.03; at -5.03 a first saying in the bench's room was lost): taken as an unsure "resume"
     when the moment waits for it, its margin within PAUSED_MARGIN; not otherwise, nor further
-    off (short remarks score it -8.4 and under, flite rms's "Room." -5.66). A question's choice
+    off (short remarks written in several words score it -8.65 and under). A question's choice
     is held to the nearer AWAITED_MARGIN (short remarks score "heads" -1.5 and under)."""
     from narrator.voice.whisper import AWAITED_MARGIN, PAUSED_MARGIN, choose
 
@@ -219,7 +219,8 @@ def test_a_brief_word_the_moment_waits_for_is_a_guess_however_whisper_wrote_it()
                         PAUSED_MARGIN)
         assert waited[0] == "resume" and ACCEPT_AT["whisper"] <= waited[1] < SURE_AT
     assert choose(["resume"], [-8.0], -5.3, talk, same)[1] == 0  # not brief, or not awaited
-    for margin in (-5.66, -8.4):  # a remark: "Room.", "Pass the chips."
+    remark = -8.65  # flite rms's "Presume so." written "Presume self."
+    for margin in (-PAUSED_MARGIN - 0.5, remark):
         assert choose(["resume"], [-5.3 + margin], -5.3, talk, same, ("resume",),
                       PAUSED_MARGIN)[1] == 0
     assert choose(["heads"], [-5.3 - AWAITED_MARGIN - 0.5], -5.3, "pass the shapes", same,

@@ -173,9 +173,9 @@ AWAITED_MARGIN = 3.0  # ... that a question's choice explains within this much o
 # remarks score "heads" or "harm" up to -1.5 ("Hmm."), "Pass the chips." -3.3
 PAUSED_MARGIN = 5.5  # ... and "resume" within this much while paused: flite awb's "resume"
 # is written "What are you doing?" (-2.7 to -4.9 clean, through the bench's room -3.4 to -5.03:
-# at 5.0 one first saying in four was lost, to -13 in noise); 34 short remarks in 5 voices score
-# it -8.4 and under, near-rhymes excepted ("Presume so.": -0.3 to -4.6; flite rms's "Room.":
-# -5.66). A resume heard wrongly costs a "pause"; one missed, a turn
+# at 5.0 one first saying in four was lost, to -13 in noise); 34 short remarks in 5 voices
+# written in more words than it score it -8.65 and under, near-rhymes excepted ("Presume so.":
+# -0.3 to -4.6). A resume heard wrongly costs a "pause"; one missed, a turn
 LOOPED = 3  # a transcript saying its words this many times or more is Whisper looping up to
             # the token limit: a guess at best (talk that starts "No, I meant..." loops "No.")
 TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
