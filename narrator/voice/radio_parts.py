@@ -103,8 +103,9 @@ class PartReader:
                  end: int) -> None:
         self._encode, self._steps, self._end = encode, steps, end
         self._ids = {w: tuple(tokens(" " + _form(w))) for w in PART_WORDS}
-        self._long = [w for w in PART_WORDS if len(self._ids[w]) > 1] or [PART_WORDS[0]]  # a
-        # run each; any run's first step gives every word's first token
+        # the words of several tokens, a run each; any run's first step gives every word's
+        # first token
+        self._long = [w for w in PART_WORDS if len(self._ids[w]) > 1] or [PART_WORDS[0]]
         self._after = {"comma": tokens(",")[0], "stop": tokens(".")[0],
                        "space": {tokens(" Space")[0], tokens(" space")[0]}}
         self._read: dict[bytes, list[str]] = {}
