@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from narrator.voice.radio_parts import RATE, aloud, better, parts, written
+from narrator.voice.radio_parts import (
+    PART_WORDS, RATE, PartReader, aloud, better, parts, written,
+)
 
 QUIET = np.zeros(RATE // 2)
 
@@ -47,3 +49,42 @@ def test_a_reading_is_better_only_in_total_and_per_word():
     assert not better(-102.4, 13, -114.7, 26)
     # espeak-ng's "Quick Wits" written "Quick Witcir": shorter, and likelier per word too
     assert better(-30.7, 11, -65.5, 13)
+
+
+def reader(likeliest: list[str]) -> PartReader:
+    """A reader whose Whisper finds, in the i-th part, ``likeliest[i]`` likeliest (log
+    probability -1 for its one token) and every other part word at -3 (-6 for two tokens),
+    "space" after it unlikely."""
+    ids = {w: i for i, w in enumerate(PART_WORDS)}
+    end, comma, stop, space = len(ids), len(ids) + 1, len(ids) + 2, ids["space"]
+
+    def tokens(text: str) -> list[int]:
+        marks = {",": [comma], ".": [stop], " Space": [space], " space": [space]}
+        return marks.get(text) or [ids[text.strip().lower()]]
+
+    def steps(encoded, runs):
+        out = []
+        for part, run in runs:
+            step = np.full(end + 3, -3.0)
+            step[ids[likeliest[part]]] = -1.0
+            step[end] = -0.1  # after the word: its end, not "space"
+            out.append([step] * (len(run) + 2))
+        return out
+
+    return PartReader(lambda pieces: np.zeros(len(pieces)), steps, tokens, end)
+
+
+def test_the_parts_own_scores_weigh_in_where_two_readings_differ_word_for_word():
+    """espeak-ng's "Budapest" through the room: its parts read "... alpha papa echo ...",
+    Whisper's whole transcript "... alpha alpha echo ..."; each part alone finds its own word
+    likelier by the margin (here 2 a part), which ``Whisper._read_apart`` adds to the
+    reading's score over the whole utterance."""
+    said = np.concatenate([QUIET] + [np.concatenate([word(s), QUIET]) for s in (0.4, 0.5, 0.6)])
+    read = reader(["alpha", "papa", "echo"])
+    assert read.words(said) == ["alpha", "papa", "echo"]
+    assert read.margin(["alpha", "alpha", "echo"]) == 2.0
+    assert read.margin(["alpha", "alpha", "alpha"]) == 4.0
+    assert read.margin(["alpha", "papa", "echo"]) == 0.0
+    # not word for word: as many words but one not a part word, or a word more
+    assert read.margin(["alpha", "pop", "echo"]) is None
+    assert read.margin(["alpha", "papa", "echo", "done"]) is None

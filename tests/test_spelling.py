@@ -10,7 +10,9 @@ from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.game import SPELL
 from narrator.understand import AcceptText, Expectation, describe, understand
-from narrator.understand.spelling import by_radio, ended, letters, mended, spelled_out
+from narrator.understand.spelling import (
+    by_radio, ended, holds_radio, letters, mended, spelled_out,
+)
 from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
@@ -91,6 +93,18 @@ def test_a_spelling_in_radio_words_is_told_from_one_in_letters(said, radio):
     """Letters' names that sound alike are mended (``mended``, ``respell``); radio words are
     not letters' names."""
     assert by_radio(said) == radio
+
+
+@pytest.mark.parametrize("said, radio", [
+    ("R-O-N-D. Kilo Alpha, R-O Delta Space", True),  # espeak-ng's "Rikard Rasmussen"
+    ("G-O, Alpha Delta G-O, Echo Tango Space", True),
+    ("B. Alie, R. R. M. Done.", False),  # a letter spelling with a word near a radio one
+    ("S. A. L. Done.", False), ("Sierra, done.", False),
+])
+def test_a_spelling_of_letters_holding_radio_words_is_told_from_one_of_letters(said, radio):
+    """Whisper writes some of a radio spelling's words as letters; its parts are read then
+    (``Whisper._read_apart``), as a radio spelling's are."""
+    assert holds_radio(said) == radio
 
 
 @pytest.mark.parametrize("written, spelled", [

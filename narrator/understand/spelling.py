@@ -56,6 +56,7 @@ RADIO_HEARD = {"sia": "s", "siaya": "s"}
 #: wrote a spelling's first "Sierra" ("C-A-Tango", "C-A-R-Tango"), longest first
 SOUNDED = {("c", "a", "r"): "s", ("c", "a"): "s", ("c", "r"): "s"}
 ONSETS, VOWELS = "bp", "aeiou"  # a sound Whisper hears before a radio word's vowel, as a letter
+MIXED = 2  # radio words in a transcript mostly of letters: a radio spelling written astray
 
 
 def letter_words(text: str) -> list[str]:
@@ -151,9 +152,24 @@ def _stray(said: list[str], i: int) -> bool:
 def by_radio(text: str) -> bool:
     """Whether ``text`` spells with the radio alphabet's words more than with letters: its
     letters were heard as words, not as names that sound alike (which ``mended`` mends)."""
+    radio, letters = _radio_letters(text)
+    return radio * 2 > letters
+
+
+def holds_radio(text: str) -> bool:
+    """Whether ``text`` spells MIXED letters or more with radio words, if fewer than with
+    letters: Whisper wrote some of a radio spelling's words as letters (espeak-ng's "Rikard
+    Rasmussen": "R-O-N-D. Kilo Alpha, R-O Delta Space"); letter spellings it wrote with one at
+    most (the table bench's voices, 280 transcripts)."""
+    return _radio_letters(text)[0] >= MIXED
+
+
+def _radio_letters(text: str) -> tuple[int, int]:
+    """How many of the letters ``text`` spells it says with radio words, and of how many (its
+    marks not counted)."""
     spelled = [_spells(w, radio=True) for w in _said(text) if w.lower() != SPACE]
-    letters = [s for s in spelled if s is None or s.isalpha()]  # not marks
-    return sum(s is not None for s in letters) * 2 > len(letters)
+    letters = [s for s in spelled if s is None or s.isalpha()]
+    return sum(s is not None for s in letters), len(letters)
 
 
 def letters(text: str) -> str | None:

@@ -108,11 +108,12 @@ class PartReader:
         self._long = [w for w in PART_WORDS if len(self._ids[w]) > 1] or [PART_WORDS[0]]
         self._after = {"comma": tokens(",")[0], "stop": tokens(".")[0],
                        "space": {tokens(" Space")[0], tokens(" space")[0]}}
-        self._read: dict[bytes, list[str]] = {}
+        self._read: dict[bytes, tuple[list[str], dict[str, float]]] = {}  # words, scores
+        self._last: list[bytes] = []  # the parts ``words`` read last
 
     def forget(self) -> None:
         """A new utterance: the parts read so far are not in it."""
-        self._read = {}
+        self._read, self._last = {}, []
 
     def words(self, samples: np.ndarray) -> list[str] | None:
         """The part words ``samples`` says, a part at a time; None when it has no parts."""
@@ -122,15 +123,32 @@ class PartReader:
         unread = list({p.tobytes(): p for p in found if p.tobytes() not in self._read}.values())
         if unread:
             self._read.update(zip((p.tobytes() for p in unread), self._read_each(unread)))
-        return [w for p in found for w in self._read[p.tobytes()]]
+        self._last = [p.tobytes() for p in found]
+        return [w for key in self._last for w in self._read[key][0]]
 
-    def _read_each(self, pieces: list[np.ndarray]) -> list[list[str]]:
+    def margin(self, other: list[str]) -> float | None:
+        """How much likelier the parts ``words`` read last found their words than ``other``,
+        a reading of as many words, did: over the parts whose word differs, its score less
+        other's, each part alone; None when ``other`` differs but in those parts' words."""
+        placed = [(key, j) for key in self._last for j in range(len(self._read[key][0]))]
+        if len(placed) != len(other):
+            return None
+        total = 0.0
+        for (key, j), theirs in zip(placed, other):
+            words, scores = self._read[key]
+            if words[j] != theirs:
+                if j or theirs not in scores:
+                    return None
+                total += scores[words[j]] - scores[theirs]
+        return total
+
+    def _read_each(self, pieces: list[np.ndarray]) -> list[tuple[list[str], dict[str, float]]]:
         """Each piece's likeliest part word, and "space" after a radio word when likelier
-        than its end, in two batches."""
+        than its end, with every part word's score, in two batches."""
         encoded = self._encode(pieces)
         runs = [(i, self._ids[w][:-1]) for i in range(len(pieces)) for w in self._long]
         steps = dict(zip(runs, self._steps(encoded, runs)))
-        likeliest = []
+        scored = []
         for i in range(len(pieces)):
             first = steps[runs[i * len(self._long)]][0]
 
@@ -138,13 +156,14 @@ class PartReader:
                 ids = self._ids[word]
                 held = steps[(i, ids[:-1])] if len(ids) > 1 else [first]
                 return sum(float(held[k][t]) for k, t in enumerate(ids))
-            likeliest.append(max(PART_WORDS, key=score))
+            scored.append({w: score(w) for w in PART_WORDS})
+        likeliest = [max(scores, key=scores.__getitem__) for scores in scored]
         ends = [(i, self._ids[w] + (self._after[mark],)) for i, w in enumerate(likeliest)
                 for mark in ("comma", "stop")]
         after = self._steps(encoded, ends)
-        return [[word] + ([SPACE] if word in RADIO and self._spaced(*after[2 * i:2 * i + 2],
-                                                                     len(self._ids[word]))
-                          else [])
+        return [([word] + ([SPACE] if word in RADIO and self._spaced(*after[2 * i:2 * i + 2],
+                                                                      len(self._ids[word]))
+                           else []), scored[i])
                 for i, word in enumerate(likeliest)]
 
     def _spaced(self, comma: list[np.ndarray], stop: list[np.ndarray], at: int) -> bool:

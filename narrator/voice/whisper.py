@@ -129,7 +129,7 @@ from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
 from narrator.understand.spelling import (
-    DONE, RADIO_WRITTEN, SPACE, by_radio, ended, letter_words,
+    DONE, RADIO_WRITTEN, SPACE, by_radio, ended, holds_radio, letter_words,
 )
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
@@ -619,11 +619,13 @@ class Whisper:
 
     def _read_apart(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
         """A spelling's transcripts, and first, when it spells by radio (its best transcript
-        does, or the spelling it goes on: ``goes_on``) and its parts read a word at a time
-        (``PartReader``) spell otherwise, that reading if it explains the utterance better
-        (``radio_parts.better``; both read as radio words, with "done" when the parts end
-        so): espeak-ng's "Quick Wits" written "Quick Witcir"."""
-        radio = bool(free) and (by_radio(free[0]) or self._by_radio)
+        does, holds radio words among its letters, or the spelling it goes on does:
+        ``goes_on``) and its parts read a word at a time (``PartReader``) spell otherwise,
+        that reading if it explains the utterance better (``radio_parts.better``; both read as
+        radio words, with "done" when the parts end so; where they differ word for word, by
+        the parts' own scores too: ``PartReader.margin``): espeak-ng's "Quick Wits" written
+        "Quick Witcir", its "Budapest" "Bravo, uniform, delta, alpha, alpha, ..."."""
+        radio = bool(free) and (by_radio(free[0]) or holds_radio(free[0]) or self._by_radio)
         words = self._parts.words(samples) if radio else None
         if not words:
             return free
@@ -635,7 +637,8 @@ class Whisper:
         said = [aloud(mine) + done, aloud(theirs) + done]
         scores = self._score(_speech(encoded, samples, self._model.model.n_mels), self._head,
                              [[written(w)] for w in said])
-        kept = better(scores[0], len(said[0]), scores[1], max(1, len(said[1])))
+        kept = better(scores[0] + (self._parts.margin(said[1]) or 0.0), len(said[0]),
+                      scores[1], max(1, len(said[1])))
         return [apart] + free if kept else free
 
     def _spelled_again(self, free: list[str], encoded, asked: list[int],
