@@ -74,8 +74,23 @@ def test_a_command_asked_for_is_the_tables_while_the_next_sentence_plays():
         return decide(Heard("resume", 1.0, 0.0, free="Resume.", seconds=0.75), paused,
                       READING, "whisper", mode="paused", echo=echo_during(echo, 3.2, 3.95))
 
-    assert heard(Echo(said.latest(), said)).meaning == Control("resume")
+    assert heard(Echo(said.latest(3.95), said)).meaning == Control("resume")
     assert heard(Echo(f"{PAUSED} {WARNING}", said)) is None  # the two last sentences whole
+
+
+def test_a_command_said_while_the_next_sentence_renders_is_the_tables():
+    """The narrator ended "Say resume to go on." and is rendering the next sentence: nothing is
+    playing, so "resume" said then is no echo of the sentence before, whole (the mouth logs
+    the next one as it is first heard: ``Speaker.heard_to``)."""
+    said = Spoken()
+    said.start(PAUSED, 0.0)
+    said.end(2.7)  # the next sentence given to the mouth: not heard yet
+    assert said.latest(2.6) == PAUSED and said.latest(2.9) == ""
+    paused = build(READING, lambda word: True, mode="paused")
+    heard = decide(Heard("resume", 1.0, 0.0, free="Resume.", seconds=0.75), paused, READING,
+                   "whisper", mode="paused", echo=echo_during(Echo(said.latest(3.95), said),
+                                                              3.2, 3.95))
+    assert heard.meaning == Control("resume")
 
 
 COIN = Expectation(Line("ask.flip"), (AcceptWords(("heads", "tails")),))

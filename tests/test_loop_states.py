@@ -521,6 +521,48 @@ def test_just_after_the_narrator_stops_its_words_are_echo_as_timed_only(monkeypa
     assert "Say next when you are ready." in echo_during(echo, 0.0, time.monotonic())
 
 
+class RenderingMouth(Mouth):
+    """Renders each sentence for RENDER polls before its first sound is heard, and tells the
+    loop then (``heard_to``), as a Speaker does."""
+
+    RENDER = 2
+
+    def heard_to(self, tell):
+        self.tell, self.rendering = tell, 0
+
+    def say(self, said):
+        super().say(said)
+        self.left += self.RENDER
+        self.rendering = self.RENDER
+
+    def tick(self):
+        super().tick()
+        if self.rendering:
+            self.rendering -= 1
+            if not self.rendering:
+                self.tell(self.spoken[-1])
+
+
+class EchoEars(Ears):
+    """Keeps, for each utterance heard, the narrator's words audible up to then."""
+
+    def listen(self, expectation, *, mode="asking", echo="", timeout=None):
+        heard = super().listen(expectation, mode=mode, echo=echo, timeout=timeout)
+        if heard is not None:
+            self.heard[-1] = (mode, echo_during(echo, 0.0, time.monotonic()))
+        return heard
+
+
+def test_a_sentence_is_the_narrators_echo_from_its_first_sound_not_from_when_it_is_queued():
+    """A table's "pause" while the first sentence renders is no echo of it (Blades' "...,
+    next phase." queued but not heard dropped a "Pause."); once heard, it is."""
+    mouth = RenderingMouth()
+    ears = EchoEars(mouth, [("reading", "pause"), ("paused", "resume"), ("asking", "next")])
+    run(Session(INFO, SCRIPT, {}), ears, Captions(io.StringIO()), MemoryJournal(), mouth)
+    assert ears.heard[0] == ("reading", "")
+    assert mouth.spoken[0] == "Track 1: Rules" and "Track 1: Rules" in ears.heard[-1][1]
+
+
 def test_a_recording_paused_is_held_in_place_and_resumed_not_started_again():
     recorded = replace(SCRIPT, tracks=(replace(SCRIPT.tracks[0], audio=Path("t1.ogg")),)
                        + SCRIPT.tracks[1:])

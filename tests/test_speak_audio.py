@@ -218,15 +218,19 @@ SHORT = ["Roll the dice.", "Count the sixes.", "Tell me the total."]
 
 
 def test_each_caption_shows_as_its_sentence_is_heard_never_ahead(speaker):
-    shown = Shown()
+    """And the loop is told each sentence as it is heard (``heard_to``: the self-trigger
+    guard's memory), not when queued."""
+    shown, told = Shown(), Shown()
     narrator = speaker(show=shown)
+    narrator.heard_to(lambda text: told(Said(text)))
     with Recorder() as rec:
         narrator.say(Said(" ".join(SHORT)))
         assert narrator.wait(15)
         time.sleep(0.4)
     heard = bursts(rec.loud_times())
-    assert shown.texts() == SHORT and len(heard) == len(SHORT), heard
-    for (at, text), (start, _), previous in zip(shown, heard, [None] + heard[:-1]):
+    assert shown.texts() == SHORT == told.texts() and len(heard) == len(SHORT), heard
+    for (at, text), (start, _), previous in [*zip(shown, heard, [None] + heard[:-1]),
+                                             *zip(told, heard, [None] + heard[:-1])]:
         # late is allowed up to a second (a loaded CI machine delivers callbacks in bursts);
         # ahead of its sound is not (issue 14's target: 0 captions ahead)
         assert at <= start + 1.0, f"{text!r} captioned {at - start:.2f} s after it was heard"

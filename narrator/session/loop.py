@@ -131,13 +131,17 @@ class Table:
         self._mouth_captions = hand_over is not None  # it captions each sentence as heard
         if hand_over is not None:
             hand_over(lambda said: self.show(said))
+        tell = getattr(mouth, "heard_to", None)
+        self._timed = tell is not None  # the mouth tells when each sentence is first heard
+        if tell is not None:
+            tell(lambda text: self._said.start(text, time.monotonic()))
 
     def echo(self, audible: bool) -> str:
         """What the narrator says now (while its sound is ``audible``), with when it said what
         (for the self-trigger guard): what it said before is echo only where it was audible
         while an utterance was captured (``Spoken.during``), so a player may answer "Tails" to
         "Heads or tails?" at once, or "resume" to "Say resume to go on." as the next plays."""
-        return Echo(self._said.latest() if audible else "", self._said)
+        return Echo(self._said.latest(time.monotonic()) if audible else "", self._said)
 
     def listen(self, mode: str, timeout: float | None = None) -> Utterance | None:
         """One utterance heard in ``mode``. The narrator's words are the echo while it speaks
@@ -169,11 +173,13 @@ class Table:
         return getattr(self.mouth, "heard_until", 0.0)
 
     def _log_said(self, text: str) -> None:
-        """Log ``text`` as audible from now on; the sentence before it, until its last sound
-        was heard."""
+        """Before ``text`` is given to the mouth: log the sentence before it as audible until
+        its last sound was heard, and ``text`` from now on unless the mouth tells when it is
+        first heard (``heard_to``: a table's "pause" while it renders is no echo of it)."""
         now = time.monotonic()
         self._said.end(max(now, self._heard_until()))
-        self._said.start(text, now)
+        if not self._timed:
+            self._said.start(text, now)
 
     def ask(self) -> Utterance | None:
         """Listen for the answer; "listening" sounds once the recogniser has loaded (until
@@ -396,6 +402,7 @@ class Table:
             if self.mouth is None:
                 self.show(current)
                 continue
+            self._log_said(current.text)
             if not self._mouth_captions:
                 self.show(current)
                 self.mouth.say(current)
@@ -403,7 +410,6 @@ class Table:
                 self.mouth.say(current, again=True)
             else:  # captioned by the mouth, sentence by sentence, as each is heard
                 self.mouth.say(current)
-            self._log_said(current.text)
             queue = self.reading(current, queue, said)
         self._again = []
 
@@ -534,8 +540,8 @@ class Table:
         tell = self.say_paused if speak else self.caption
         ask = self.deliver if speak else self.caption  # a question is said whole, then heard
         if self.mouth is not None and speak:
-            self.mouth.say(Said(PAUSED, "state"))
             self._log_said(PAUSED)
+            self.mouth.say(Said(PAUSED, "state"))
         while True:
             heard = self.listen("paused")
             if heard is None:
@@ -580,8 +586,8 @@ class Table:
             if not self._mouth_captions:
                 self.show(s)
             if self.mouth is not None:
-                self.mouth.say(s)
                 self._log_said(s.text)
+                self.mouth.say(s)
 
     # ------------------------------------------------------------------ signals
 

@@ -91,6 +91,7 @@ class Speaker:
                  player: Player | None = None) -> None:
         self.settings = settings
         self._show = show
+        self._tell: Callable[[str], None] = lambda text: None
         self._renderer = (renderer or Renderer(settings.voice)) if speak else None
         if self._renderer is not None:
             self._renderer.warm()
@@ -121,6 +122,12 @@ class Speaker:
     def caption_to(self, show: Show) -> None:
         """Caption through ``show`` from now on (the session loop hands its captions over)."""
         self._show = show
+
+    def heard_to(self, tell: Callable[[str], None]) -> None:
+        """Tell ``tell`` each sentence's text as its first sound is heard (the session loop's
+        memory of what it said, for the self-trigger guard), not when it is queued: one
+        queued is rendered first, and the table's words meanwhile are no echo of it."""
+        self._tell = tell
 
     def say(self, said: Said, again: bool = False) -> None:
         """Queue ``said`` (sentence by sentence; captioned "(again)" when ``again``); returns
@@ -378,6 +385,8 @@ class Speaker:
             heard_at = self._player.heard_at or time.monotonic() + self._player.latency
             time.sleep(max(0.0, heard_at - time.monotonic()) + LEAD_SECONDS)  # its first sound
             self.first_sound.set()
+            if generation == self._generation:
+                self._tell(item.said.text)
         finally:  # captioned as it starts being heard, or as it is lost
             if generation == self._generation:
                 for said in item.caption():

@@ -2,10 +2,11 @@
 memory (``listener.decide`` drops an utterance its own words explain).
 
 The ears decode seconds behind the sound on a busy machine, so by the time leftover echo is
-decoded the sentence it came from may have ended. The session loop logs each sentence as it
-starts and the narrator falling quiet (its last sound heard: ``Mouth.heard_until``) in a
-``Spoken`` log, and hands the ears an ``Echo``: the words playing now, with that log; the ears
-ask for the words audible over the span an utterance was captured in (``echo_during``, by the
+decoded the sentence it came from may have ended. The session loop logs each sentence as its
+first sound is heard (``Speaker.heard_to``; as it is given to a mouth that cannot tell) and
+the narrator falling quiet (its last sound heard: ``Mouth.heard_until``) in a ``Spoken``
+log, and hands the ears an ``Echo``: the words playing now, with that log; the ears ask for
+the words audible over the span an utterance was captured in (``echo_during``, by the
 microphone's capture time stamps): from ``ROOM_TAIL`` before it to ``ECHO_MARGIN`` after.
 """
 
@@ -35,11 +36,12 @@ class Spoken:
         if self._said and self._said[-1][2] is None:
             self._said[-1][2] = at
 
-    def latest(self) -> str:
-        """The sentence being said (or said last): the one before it is echo only as timed
-        (``during``), so "resume" said after "Say resume to go on." while the next plays is
-        the table's."""
-        return self._said[-1][0] if self._said else ""
+    def latest(self, at: float) -> str:
+        """The sentence audible at ``at`` ("" when none is): the one before it is echo only as
+        timed (``during``), so "resume" said after "Say resume to go on." while the next plays
+        (or is rendered) is the table's."""
+        last = self._said[-1] if self._said else None
+        return last[0] if last is not None and (last[2] is None or last[2] >= at) else ""
 
     def during(self, start: float, end: float) -> str:
         """The narrator's words audible between ``start`` and ``end``: a sentence that began by
