@@ -21,8 +21,8 @@ question is asked or to interrupt:
 * a read-back is answered "yes" when it is what was said, or, for a free-text answer (a name),
   when it sounds like it (bench/by_ear.py: the player judges by ear; such answers are counted
   apart, as the game holds another spelling), else by saying the answer again (a correction);
-  a change offered ("Keep 'Mora', or change it to 'Mara'?") is answered "keep" or "change",
-  or "no" and the answer again when neither is what was said;
+  a change offered ("Keep 'Mora', or change it to 'Mara'?") is answered "keep" or "change"
+  (what was said before what sounds like it), or "no" and the answer again when neither is;
   free text whose read-back is refused SPELL_AFTER times is spelled, as the read-back invites
   ("spell it", then with the radio alphabet the narrator's prompt offers first: "Romeo.
   India. Kilo. space. ... Done.", a name or a longer answer alike: "Kidnap the consul's
@@ -419,6 +419,17 @@ def judged(meaning: dict | None, wanted: dict,
     return None
 
 
+def chosen(kept: dict, offered: dict, wanted: dict,
+           respelled: dict[str, str] | None = None) -> str | None:
+    """A player's reply to "Keep 'Alarm', or change it to 'Alairm'?" (``judged``): "keep" or
+    "change" for what was said, else for what sounds like it (the change first); None for
+    neither."""
+    heard_as = {"change": judged(offered, wanted, respelled),
+                "keep": judged(kept, wanted, respelled)}
+    return next((choice for verdict in ("same", "by ear") for choice in heard_as
+                 if heard_as[choice] == verdict), None)
+
+
 def held_as(said: str, respelled: dict[str, str]) -> str | None:
     """How the game holds words the table said, when it took them by ear: the words standing
     where they stand in an answer taken by ear ("cato" of "Cato, a smuggler", held as "Kato,
@@ -656,10 +667,9 @@ class Players:
                     self.finding(words_now, got["heard_text"])
                     unheard += 1
                 first = False
-                if judged(offered, step.meaning, self.respelled):
-                    words_now = "change"
-                elif judged(kept, step.meaning, self.respelled):
-                    words_now = "keep"
+                choice = chosen(kept, offered, step.meaning, self.respelled)
+                if choice is not None:
+                    words_now = choice
                 else:  # neither: "no", and the answer again when asked
                     self.tally.rejected += 1
                     self.finding(step.text, offered["text"])

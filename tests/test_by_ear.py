@@ -75,6 +75,22 @@ def test_the_table_takes_by_ear_only_free_text():
                         {"type": "Word", "word": "know", "number": None}) is None
 
 
+def test_a_change_offered_is_answered_for_what_was_said_before_what_sounds_like_it():
+    """Blades: "Alarm" spelled right, then offered mended from the "Alair" heard when said
+    aloud: a table keeps what it spelled."""
+    import table
+
+    def text(said):
+        return {"type": "Text", "text": said}
+
+    assert table.chosen(text("Alarm"), text("Alairm"), text("Alarm")) == "keep"
+    assert table.chosen(text("Alire"), text("Alarm"), text("Alarm")) == "change"
+    assert table.chosen(text("Bad Tdmpdr"), text("Bad Temper"), text("Bad Temper")) == "change"
+    assert table.chosen(text("Kimah Hacker"), text("Keema Hacker"), text("Kim a hacker")) == \
+        "change"  # both by ear: the change
+    assert table.chosen(text("Alire"), text("Blue"), text("Alarm")) is None
+
+
 def test_a_name_taken_by_ear_is_then_chosen_as_the_game_spells_it():
     import table
     wanted = {"type": "Word", "word": "social manipulator", "number": None}
