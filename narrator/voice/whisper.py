@@ -637,8 +637,9 @@ class Whisper:
         said = [aloud(mine) + done, aloud(theirs) + done]
         scores = self._score(_speech(encoded, samples, self._model.model.n_mels), self._head,
                              [[written(w)] for w in said])
-        kept = better(scores[0] + (self._parts.margin(said[1]) or 0.0), len(said[0]),
-                      scores[1], max(1, len(said[1])))
+        weighed = self._parts.margin(said[1]) if said[0] == words else None  # as read
+        kept = better(scores[0] + (weighed or 0.0), len(said[0]), scores[1],
+                      max(1, len(said[1])))
         return [apart] + free if kept else free
 
     def _spelled_again(self, free: list[str], encoded, asked: list[int],
