@@ -215,6 +215,21 @@ def test_a_spelling_with_letters_that_sound_alike_is_offered_mended_from_how_it_
     assert session.inputs[-1] == Text("Bad Temper")
 
 
+def test_a_radio_spelling_is_read_back_as_spelled_never_offered_mended():
+    """Radio words are no letters' names that sound alike: mended from a misheard name, every
+    change offered after a radio spelling in stop 82's table runs was wrong ("Alarm" as
+    "Alairm")."""
+    transcript, _, session, *_ = play_intensity([
+        ("asking", "Bed, Timber"), ("confirming", "Mad temper"), ("confirming", "no"),
+        ("asking", "spell it"),
+        ("spelling", "Bravo Alpha Delta space Tango Delta Mike Papa Delta Romeo"),
+        ("confirming", "yes"),
+    ])
+    assert "change it to 'Bad Temper'" not in transcript
+    assert "'Bad Tdmpdr'. Keep it?" in transcript
+    assert session.inputs[-1] == Text("Bad Tdmpdr")
+
+
 @pytest.mark.parametrize("spelled, heard, offered", [
     ("Bad Tdmpdr", ["Bed, Timber", "Mad temper", "Spill it"], "Bad Temper"),
     ("Lvd For Jila", ["Love for healing", "Love for Gila"], "Love For Jila"),  # an o dropped

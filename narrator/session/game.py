@@ -18,7 +18,7 @@ from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation
 from narrator.script.model import Script
 from narrator.script.render import render
 from narrator.understand import controls, counted, describe, spoken_list, wanted
-from narrator.understand.spelling import mended, spelled_out
+from narrator.understand.spelling import by_radio, mended, spelled_out
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
@@ -134,7 +134,9 @@ class Session:
             return Outcome([Said(meaning.reason, "reject")], control="unclear")
         if isinstance(meaning, Control):
             return self._control(meaning)
-        spelled, self._spelling = self._spelling, False
+        spelled = ("radio" if by_radio(heard.transcript or heard.text) else "letters") \
+            if self._spelling else ""
+        self._spelling = False
         # free text from a microphone is never taken without a read-back, whatever the ears say
         sure = heard.sure and not (isinstance(meaning, Text) and heard.engine != "text")
         if isinstance(meaning, Text) and not sure and not spelled:
@@ -185,13 +187,18 @@ class Session:
 
     # ------------------------------------------------------------------ helpers
 
-    def _game_input(self, given: GameInput, sure: bool = True, spelled: bool = False) -> Outcome:
+    def _game_input(self, given: GameInput, sure: bool = True, spelled: str = "") -> Outcome:
+        """``given`` applied, or read back first when not ``sure``; ``spelled``: how it was
+        spelled ("letters", "radio"; "" not spelled). A spelling of letters may be offered
+        mended from how the answer was heard said aloud (``mended``: letters' names sound
+        alike); a radio one is not (each of seven offered in stop 82's table runs was wrong:
+        "Alarm" as "Alairm", "Elsa Evans" as "Elsa Heavans")."""
         step = self.rules.apply(self.state, given)
         if step.rejected is not None:
             return Outcome(self._refused(step), control="unclear")
         if not sure:
-            mend = mended(given.text, self._heard_here) if spelled and isinstance(given, Text) \
-                else None
+            mend = mended(given.text, self._heard_here) \
+                if spelled == "letters" and isinstance(given, Text) else None
             if mend is not None:  # "Keep 'Bad Tdmpdr', or change it to 'Bad Temper'?"
                 return self._offer(given, step, Text(mend))
             self._pending = (given, step)
@@ -224,7 +231,7 @@ class Session:
         self._pending = self._offered = None
 
     def _answer_confirmation(self, meaning: GameInput, sure: bool = True,
-                             spelled: bool = False) -> Outcome:
+                             spelled: str = "") -> Outcome:
         assert self._pending is not None
         given, step = self._pending
         word = getattr(meaning, "word", None)
@@ -443,7 +450,7 @@ def _read_back(given: GameInput) -> str:
     return str(given)
 
 
-def _unsure_read_back(given: GameInput, spelled: bool = False) -> str:
+def _unsure_read_back(given: GameInput, spelled: str = "") -> str:
     """The question that makes an input heard without certainty count only after a yes (a
     spelled text is spelled back)."""
     if isinstance(given, Text):
