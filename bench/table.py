@@ -386,13 +386,20 @@ ARTICLES = ("a", "an", "the")
 #: words a game takes as another: short forms (Slow Burn's setup: word.startswith("first")),
 #: and Slow Burn's "no one" for "nobody" (its NOBODY: the same answer, read back as heard)
 SAME_WORD = {"first": "first session", "new": "new episode", "no one": "nobody"}
+#: numbered words a game takes as their number alone: Half-Chance's "player 3" where it asks
+#: for a player number ("I heard 3. Right?" is what the table said)
+NUMBERED_AS_NUMBER = ("player",)
 
 
 def same(meaning: dict | None, wanted: dict) -> bool:
     """A meaning or input is the one wanted (free text compared word by word, any case and
-    article; a word choice in a short form the game takes the same, SAME_WORD)."""
+    article; a word choice in a short form the game takes the same, SAME_WORD; a number for
+    a numbered word the game takes as it, NUMBERED_AS_NUMBER)."""
     if meaning is None:
         return False
+    if {meaning.get("type"), wanted.get("type")} == {"Number", "Word"}:
+        number, word = sorted((meaning, wanted), key=lambda m: m["type"])
+        return word["word"] in NUMBERED_AS_NUMBER and word.get("number") == number["value"]
     if meaning.get("type") == wanted.get("type") == "Text":  # a table lets "the" pass for "a"
         return [w for w in words(meaning["text"]) if w not in ARTICLES] == \
             [w for w in words(wanted["text"]) if w not in ARTICLES]

@@ -202,6 +202,11 @@ def test_a_player_takes_the_same_answer_in_other_words_read_back_as_theirs():
     nobody = {"type": "Word", "word": "nobody"}
     assert bench.judged({"type": "Word", "word": "no one"}, nobody) == "same"
     assert bench.judged({"type": "Word", "word": "ash"}, nobody) is None
+    player_3 = {"type": "Word", "word": "player", "number": 3}  # Half-Chance's "who plays?"
+    assert bench.judged({"type": "Number", "value": 3}, player_3) == "same"
+    assert bench.judged({"type": "Number", "value": 2}, player_3) is None
+    assert bench.judged({"type": "Number", "value": 3},
+                        {"type": "Word", "word": "curse", "number": 3}) is None
 
 
 def test_a_pause_said_as_the_game_ends_is_not_counted_as_needed_nor_missed(tmp_path):
