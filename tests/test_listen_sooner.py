@@ -3,7 +3,7 @@ with the confidence that acts (sure or not) ends the utterance as soon as that d
 back, not after the full quiet that ends any other: the reading stops sooner (issue 17's
 latency). An answer said over the narration, and any phrase while the narrator is quiet,
 still wait for the quiet: more may follow ("four ... and nine", "pause ... please"). A
-"please" heard on its own asks nothing."""
+"please" heard on its own right after a command asks nothing."""
 
 from __future__ import annotations
 
@@ -122,3 +122,17 @@ def test_a_please_after_a_command_ended_sooner_asks_nothing_of_its_own():
                 source, clock=lambda: source.seconds_read)
     assert ears.listen(DICE, mode="reading").meaning == Control("pause")
     assert ears.listen(DICE, mode="paused").meaning == Control("resume")
+
+
+def test_a_please_long_after_the_utterance_before_is_heard_as_any_other():
+    """Whisper wrote flite awb's "player 3" in pink noise as "Please," and fitted "three" at
+    0.34, seconds after the table's last words: that is an answer to read back, not the end of
+    a command already acted on."""
+    word, gap = [9000] * 20, [50] * 100  # 3 s between them
+    source = sounds([50] * 10 + word + gap + word + [50] * 40, seed=5)
+    please = Heard("three", 0.34, 0.0, free="Please,")
+    ears = Ears(Scripted(Heard("four", 0.34, 0.0, free="For."), please), source,
+                clock=lambda: source.seconds_read)
+    assert ears.listen(DICE, mode="asking").meaning == Dice((4,))
+    heard = ears.listen(DICE, mode="asking")
+    assert heard.meaning == Dice((3,)) and not heard.sure

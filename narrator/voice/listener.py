@@ -16,8 +16,8 @@ What an utterance becomes (``decide``):
   a game input among filler words;
 * **Unclear** (the session says "didn't catch that") when it was not accepted but was meant
   for the narrator: near a legal phrase, or short (under ``SHORT_SECONDS`` and ``SHORT_WORDS``);
-* **nothing** (the ears keep listening) for a lone "please" (what it was said for was heard
-  on its own); for table talk: long and nothing like a legal phrase;
+* **nothing** (the ears keep listening) for a lone "please" said right after the utterance
+  before it (what it was said for was heard on its own); for table talk: long and nothing like a legal phrase;
   and for speech the narrator's own words explain (``echo``: its voice heard back). The
   ears decode seconds behind the sound, so an ``Echo`` carries a ``Spoken`` log of when each
   sentence was audible and the utterance is compared with what was audible over the span it
@@ -83,6 +83,9 @@ REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an
 #: over the narration decoding ahead begins after 90 ms of quiet, not 120: an unsure command
 #: stops the reading sooner (docs/barge-in.md, stop 45)
 READING_PAUSE_FRAMES = 3
+PLEASE_AFTER = 1.0  # seconds from the utterance before within which a lone "please" is its
+# end ("pause ... please"); later, it is an utterance like any other (Whisper wrote flite awb's
+# "player 3" in pink noise as "Please," with "three" fitted at 0.34 and 0.37: both dropped)
 PUSH_WINDOW = 5.0  # seconds of listening after the push-to-talk key
 
 
@@ -176,18 +179,20 @@ def replies(meaning, mode: str) -> bool:
 
 def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, *,
            mode: str = "asking", wake: bool = False, echo: str = "",
-           likeness: float | None = None, noisy: bool = False) -> Utterance | None:
+           likeness: float | None = None, noisy: bool = False,
+           follows: bool = True) -> Utterance | None:
     """What one decoded utterance is for the session (see the module docstring); an answer
     said in a noise near the voice (``noisy``) is read back however sure the recogniser is
     (in pink noise 10 dB down Whisper writes flite's "heads" as "Yes." and scores it so), a
     correction at a read-back too (a "yes" there was written "worse", sure, and taken), but
-    not the reply to one."""
+    not the reply to one. ``follows``: it began right after the utterance before it
+    (PLEASE_AFTER), so a lone "please" is that one's end."""
     text = " ".join(heard.text.split())
     if not (text or heard.free) or (echo and (explained_by(echo, heard, grammar, likeness)
                                               or leaked(heard, likeness))):
         return None
     words = normalise(heard.free or text).split()
-    if words == ["please"]:  # said after a command that was already acted on
+    if words == ["please"] and follows:  # said after a command that was already acted on
         return None  # (``Ears._complete`` ends one sooner over the narration)
     if wake and words[:1] != [WAKE_WORD]:
         return None  # not said to the narrator
@@ -286,6 +291,7 @@ class Ears:
         self.endpointer = Endpointer(complete=self._complete)
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0  # when the last utterance's end was captured (clock time)
+        self._ended_before = -float("inf")  # ... and the one's before it
         self.notice: str | None = None  # what to tell the table about the engine, once
         self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
@@ -381,6 +387,7 @@ class Ears:
             self._ahead(event)
         if event != "end" or self._grammar is None:
             return None
+        self._ended_before = self.ended_at
         self.ended_at = getattr(self.source, "captured_until", None) or self.clock()
         heard, grammar, self._grammar = self.recognizer.finish(), self._grammar, None
         talk = self._room_talk(expectation, mode)
@@ -424,7 +431,8 @@ class Ears:
         likeness = measure(start, self.ended_at) if echo and measure else None
         utterance = decide(heard, grammar, expectation, self.recognizer.name, mode=mode,
                            wake=self.listening == "wake", echo=echo, likeness=likeness,
-                           noisy=self.endpointer.noisy)
+                           noisy=self.endpointer.noisy,
+                           follows=start - self._ended_before <= PLEASE_AFTER)
         if utterance is None:
             leave(heard, "table talk or the narrator's echo", likeness)
         return utterance
