@@ -17,17 +17,17 @@ What an utterance becomes (``decide``):
 * **Unclear** (the session says "didn't catch that") when it was not accepted but was meant
   for the narrator: near a legal phrase, or short (under ``SHORT_SECONDS`` and ``SHORT_WORDS``);
 * **nothing** (the ears keep listening) for a lone "please" said right after the utterance
-  before it (what it was said for was heard on its own); for table talk: long and nothing like a legal phrase;
-  and for speech the narrator's own words explain (``echo``: its voice heard back). The
-  ears decode seconds behind the sound, so an ``Echo`` carries a ``Spoken`` log of when each
-  sentence was audible and the utterance is compared with what was audible over the span it
-  was captured in (``voice/spoken.py``), not with what plays when it is decoded. A
-  free transcript that is no phrase and not near one ("Thank you.", "Okay.") heard while the
-  narrator was audible is nothing too: Whisper's filler on the leftover echo; so is a game
-  answer the grammar fitted to such filler (``filler``: the transcript has none of its words).
-  And so is an unsure utterance over the narration whose sound is the narrator's voice
-  leaking through the echo canceller (``leaked``: coherent with what it played), whatever
-  Whisper wrote of it.
+  before it (what it was said for was heard on its own); for table talk: long and nothing
+  like a legal phrase; and for speech the narrator's own words explain (``echo``: its voice
+  heard back). The ears decode seconds behind the sound, so an ``Echo`` carries a ``Spoken``
+  log of when each sentence was audible and the utterance is compared with what was audible
+  over the span it was captured in (``voice/spoken.py``), not with what plays when it is
+  decoded. A free transcript that is no phrase and not near one ("Thank you.", "Okay.")
+  heard while the narrator was audible is nothing too: Whisper's filler on the leftover echo;
+  so is a game answer the grammar fitted to such filler (``filler``: the transcript has none
+  of its words). And so is an unsure utterance over the narration whose sound is the
+  narrator's voice leaking through the echo canceller (``leaked``: coherent with what it
+  played), whatever Whisper wrote of it.
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
