@@ -291,7 +291,7 @@ class Ears:
         self.endpointer = Endpointer(complete=self._complete)
         self.last: Heard | None = None  # the last utterance decoded, accepted or not
         self.ended_at = 0.0  # when the last utterance's end was captured (clock time)
-        self._ended_before = -float("inf")  # ... and the one's before it
+        self._ended_before = -float("inf")  # ... and the end of the one before it
         self.notice: str | None = None  # what to tell the table about the engine, once
         self.tracks = MAX_TRACK  # the game's highest track number (make_ears sets it): the
         # recogniser is held to "go to track N" for the tracks there are, none without tracks
