@@ -2,7 +2,8 @@
 said aloud before it (``narrator/voice/respell.py``).
 
 The names are the free-text answers of the five golden playthroughs of at most two words and
-16 letters, each under its own question (label and names).
+16 letters, each under its own question (label and names); ``--long``: the longer ones
+("the Lampblacks' coal yard", "Kidnap the consul's twins"), spelled alone only.
 Each of the table bench's voices spells each name ("B. U. D. A. P. E. S. T."; ``--radio``:
 with the radio alphabet, "Bravo. Uniform. Delta. ..."):
 
@@ -17,7 +18,7 @@ quiet), so one longer than Whisper's 10 s window is parted between letters past 
 joined, as at a table. Prints, for each, the names right of all, the spellings right alone that
 were changed, and the time to hear a spelling (the ears' work on the clip, p50 / p95 / most)::
 
-    python bench/spelled.py [--voices flite:slt,flite:rms] [--radio]
+    python bench/spelled.py [--voices flite:slt,flite:rms] [--radio] [--long]
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+import soundfile as sf
 
 from table import GAMES, PLAYERS, ROOT, aloud_letters, events_of, typed
 
 import clips  # noqa: E402 (tests/, on the path through table)
 from narrator.events import Line, Text  # noqa: E402
 from narrator.understand import AcceptText, Expectation  # noqa: E402
-from narrator.voice.hear import hear_file, read_pcm  # noqa: E402
+from narrator.voice.hear import hear_file  # noqa: E402
 from narrator.voice.listener import Ears  # noqa: E402
 from narrator.voice.mic import RATE, Frames  # noqa: E402
 from narrator.voice.whisper import Whisper  # noqa: E402
@@ -45,9 +47,9 @@ WORDS, LETTERS = 2, 16  # names of at most this many words and letters
 QUIET = (np.random.default_rng(5).standard_normal(RATE) * 30).astype(np.int16).tobytes()
 
 
-def names(work: Path) -> list[tuple[str, Expectation]]:
-    """The golden playthroughs' free-text answers short enough to spell, with the question
-    each answered."""
+def names(work: Path, long: bool = False) -> list[tuple[str, Expectation]]:
+    """The golden playthroughs' free-text answers short enough to spell (``long``: the
+    others), with the question each answered."""
     found: list[tuple[str, Expectation]] = []
     for game in GAMES:
         golden = (ROOT / "tests" / "golden" / f"{game}.in").read_text().splitlines()
@@ -59,7 +61,7 @@ def names(work: Path) -> list[tuple[str, Expectation]]:
                 asked = [a for a in event["accepts"] if a["kind"] == "AcceptText"]
             elif event["event"] == "heard" and event["meaning"]["type"] == "Text" and asked:
                 words = re.findall(r"[A-Za-z]+", event["text"])
-                if len(words) <= WORDS and len("".join(words)) <= LETTERS:
+                if (len(words) <= WORDS and len("".join(words)) <= LETTERS) != long:
                     found.append((event["text"], Expectation(Line("ask"), (AcceptText(
                         asked[0]["label"], tuple(asked[0].get("names", ()))),))))
     return found
@@ -68,7 +70,8 @@ def names(work: Path) -> list[tuple[str, Expectation]]:
 def heard_spelled(whisper: Whisper, clip: Path, question: Expectation) -> tuple[str | None, float]:
     """The name the live ears hear spelled in ``clip`` at ``question`` (None: none), and the
     milliseconds they worked on it."""
-    source = Frames(QUIET + read_pcm(clip) + QUIET * 4)
+    said = sf.read(clip, dtype="int16")[0].tobytes()  # 16 kHz mono; may pass read_pcm's 30 s
+    source = Frames(QUIET + said + QUIET * 4)
     begin = time.perf_counter()
     got = Ears(whisper, source, clock=lambda: source.seconds_read).listen(question,
                                                                           mode="spelling")
@@ -87,13 +90,15 @@ def main() -> int:
     parser.add_argument("--voices", default=",".join(PLAYERS), help="comma-separated")
     parser.add_argument("--radio", action="store_true",
                         help="spell with the radio alphabet (Bravo, Uniform, ...)")
+    parser.add_argument("--long", action="store_true",
+                        help="the longer answers (more than two words or 16 letters), alone")
     args = parser.parse_args()
     whisper = Whisper()
     with tempfile.TemporaryDirectory(prefix="spelled-") as tmp:
         work = Path(tmp)
-        answers = names(work)
-        right = {"alone": 0, "after the name": 0, "after another's name": 0,
-                 "after another answer": 0}
+        answers = names(work, args.long)
+        right = dict.fromkeys(["alone"] + ([] if args.long else [
+            "after the name", "after another's name", "after another answer"]), 0)
         changed = {key: 0 for key in right}
         ms: dict[str, list[float]] = {key: [] for key in right}
         voices = args.voices.split(",")

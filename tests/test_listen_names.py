@@ -149,6 +149,22 @@ def test_a_radio_spelling_whisper_writes_astray_is_read_a_word_at_a_time(recogni
     assert heard == {name: name for name, _ in said}
 
 
+def test_a_radio_word_whisper_writes_as_letters_is_read_again_as_a_radio_word(recognizer,
+                                                                            tmp_path):
+    """flite rms runs its radio words together (no parts to read alone), and Whisper wrote its
+    "Yankee" as "U.N.K.", "U.N.G." or "Eunkey": "Ray" was heard "Raunk", "Face your" "Face
+    Ungour". Filled where it stands with the radio word that makes the transcript likeliest
+    (``radio_fill``), each is heard as spelled."""
+    heard = {}
+    for name in ("Ray", "Face Your"):
+        clip = clips.make_clip(tmp_path, radio(name), None, "flite:rms")
+        source = Frames(QUIET + read_pcm(clip.path) + QUIET * 4)
+        got = Ears(recognizer, source, clock=lambda: source.seconds_read).listen(
+            trait(), mode="spelling")
+        heard[name] = got.meaning.text if got is not None else None
+    assert heard == {"Ray": "Ray", "Face Your": "Face Your"}
+
+
 class Paced(Frames):
     """A recording read no faster than it was said, as from a microphone."""
 

@@ -62,25 +62,56 @@ MIXED = 2  # radio words in a transcript mostly of letters: a radio spelling wri
 def letter_words(text: str) -> list[str]:
     """The letters ``text`` spells, one per word, and "space" between words ("s a l space k
     i m")."""
+    return [c for _, spelled, _ in _read(text) for c in spelled]
+
+
+def radio_read(text: str) -> list[tuple[str, str | None]]:
+    """Each word of a radio spelling ``text`` (a run that sounds a radio word: its words
+    together) with the part word it is ("bravo", "space", "apostrophe"), or None when it is
+    none: a letter, or a word Whisper wrote for a radio word it did not know ("Eunkey" for
+    flite rms's "Yankee"); a letter said beside its radio word left out, as ``letter_words``
+    does, and the "done" that ends the spelling."""
+    out: list[tuple[str, str | None]] = []
+    for said, spelled, known in _read(text, radio=True):
+        if not known:
+            out.append((said, None))
+        elif spelled:
+            out.append((said, said_as(spelled[0])))
+    return out
+
+
+def said_as(letter: str) -> str:
+    """How a radio spelling says a letter ("b": "bravo"), a mark ("'": "apostrophe") or
+    "space"."""
+    return letter if letter == SPACE else MARK_NAMES.get(letter) or RADIO[ord(letter) - ord("a")]
+
+
+def _read(text: str, radio: bool | None = None) -> list[tuple[str, list[str], bool]]:
+    """The words of ``text`` read as a spelling (a radio one when ``radio``; None: when it
+    spells ``by_radio``): each with the letters it spells, and whether it is a spelling's word
+    (a radio word, "space", a mark's name, or a stray letter beside its radio word: spells
+    none) rather than a letter's name or a word read as its letters."""
     said = _said(text)
-    radio = by_radio(text)
-    out: list[str] = []
+    radio = by_radio(text) if radio is None else radio
+    out: list[tuple[str, list[str], bool]] = []
     i = 0
     while i < len(said):
         word = said[i]
         sounded = _sounded(said, i) if radio else None
         if word.lower() == SPACE:
-            out.append(SPACE)
+            out.append((word, [SPACE], True))
         elif word == DOUBLE and i + 1 < len(said) and said[i + 1] in ("you", "yew"):
-            out.append("w")
+            out.append((f"{word} {said[i + 1]}", ["w"], False))
             i += 1
         elif sounded:
-            out.append(SOUNDED[sounded])
+            out.append((" ".join(said[i:i + len(sounded)]), [SOUNDED[sounded]], True))
             i += len(sounded) - 1
         elif spells := _spells(word, radio):
-            out.append(spells)
-        elif not (radio and _stray(said, i)):
-            out.extend(LETTER_NAMES.get(word, word.lower()))
+            out.append((word, [spells], True))
+        elif radio and _stray(said, i):
+            out.append((word, [], True))
+        else:
+            out.append((word, list(LETTER_NAMES.get(word, word.lower())), False))
         i += 1
     return out
 

@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from narrator.understand.spelling import DONE, MARK_NAMES, RADIO, SPACE
+from narrator.understand.spelling import DONE, MARK_NAMES, RADIO, SPACE, said_as
 from narrator.voice.asr import RATE
 
 #: what a part may be: a radio word, "space", "done" or a mark's name
@@ -71,7 +71,7 @@ def parts(samples: np.ndarray) -> list[np.ndarray] | None:
     return [samples[max(0, a - AROUND) * FRAME:(b + AROUND) * FRAME] for a, b in found]
 
 
-def _form(word: str) -> str:
+def form(word: str) -> str:
     """A part word as Whisper writes it ("Bravo", "X-ray")."""
     return "X-ray" if word == "x-ray" else word.capitalize()
 
@@ -79,12 +79,12 @@ def _form(word: str) -> str:
 def written(words: list[str]) -> str:
     """Part words as Whisper writes a radio spelling ("Bravo, Uniform, Space, Done."), which
     ``letter_words`` reads."""
-    return ", ".join(map(_form, words)) + "."
+    return ", ".join(map(form, words)) + "."
 
 
 def aloud(letters: list[str]) -> list[str]:
     """A spelling's letters ("b u space k") as its radio words ("bravo uniform space kilo")."""
-    return [c if c == SPACE else MARK_NAMES.get(c) or RADIO[ord(c) - ord("a")] for c in letters]
+    return [said_as(c) for c in letters]
 
 
 def better(mine: float, my_words: int, theirs: float, their_words: int) -> bool:
@@ -102,7 +102,7 @@ class PartReader:
     def __init__(self, encode: Encode, steps: Steps, tokens: Callable[[str], list[int]],
                  end: int) -> None:
         self._encode, self._steps, self._end = encode, steps, end
-        self._ids = {w: tuple(tokens(" " + _form(w))) for w in PART_WORDS}
+        self._ids = {w: tuple(tokens(" " + form(w))) for w in PART_WORDS}
         # the words of several tokens, a run each; any run's first step gives every word's
         # first token
         self._long = [w for w in PART_WORDS if len(self._ids[w]) > 1] or [PART_WORDS[0]]

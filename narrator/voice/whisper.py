@@ -129,13 +129,14 @@ from narrator.understand import (
     AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
 )
 from narrator.understand.spelling import (
-    DONE, RADIO_WRITTEN, SPACE, by_radio, ended, holds_radio, letter_words,
+    DONE, RADIO_WRITTEN, SPACE, by_radio, ended, holds_radio, letter_words, radio_read,
 )
 from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
 from narrator.voice.dice_by_ear import dice_heard
+from narrator.voice.radio_fill import filled
 from narrator.voice.radio_parts import PartReader, aloud, better, written
 from narrator.voice.respell import respell
 from narrator.voice.said_again import frames, said_again
@@ -498,6 +499,7 @@ class Whisper:
         if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
             free = self._spelled_on(self._unlooped(free, encoded, asked), samples, encoded)
             free = self._read_apart(self._done_written(free, encoded), samples, encoded)
+            free = self._filled(free, samples, encoded)
             self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
             said = self._spelled[0] if free else ""
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
@@ -617,16 +619,31 @@ class Whisper:
         return self._spelled_again(free, encoded, prompt + self._head,
                                    lambda again: done_in_place(again, free[0]))
 
+    def _filled(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
+        """A spelling's transcripts, and first, when it spells by radio (``_radio``) and the
+        best holds words that are no radio word (flite rms's "Yankee" written "U.N.K."), that
+        one with them read again as radio words (``radio_fill``)."""
+        if not self._radio(free):
+            return free
+        speech = _speech(encoded, samples, self._model.model.n_mels)
+        best = spelled_once(free[0])
+        words = filled(radio_read(best), ended(best),
+                       lambda texts: self._score(speech, self._head, [[t] for t in texts]))
+        return [written(words)] + free if words else free
+
+    def _radio(self, free: list[str]) -> bool:
+        """Whether a spelling's transcripts ``free`` spell by radio: the best does, holds
+        radio words among its letters, or the spelling it goes on does (``goes_on``)."""
+        return bool(free) and (by_radio(free[0]) or holds_radio(free[0]) or self._by_radio)
+
     def _read_apart(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
-        """A spelling's transcripts, and first, when it spells by radio (its best transcript
-        does, holds radio words among its letters, or the spelling it goes on does:
-        ``goes_on``) and its parts read a word at a time (``PartReader``) spell otherwise,
-        that reading if it explains the utterance better (``radio_parts.better``; both read as
-        radio words, with "done" when the parts end so; where they differ word for word, by
-        the parts' own scores too: ``PartReader.margin``): espeak-ng's "Quick Wits" written
-        "Quick Witcir", its "Budapest" "Bravo, uniform, delta, alpha, alpha, ..."."""
-        radio = bool(free) and (by_radio(free[0]) or holds_radio(free[0]) or self._by_radio)
-        words = self._parts.words(samples) if radio else None
+        """A spelling's transcripts, and first, when it spells by radio (``_radio``) and its
+        parts read a word at a time (``PartReader``) spell otherwise, that reading if it
+        explains the utterance better (``radio_parts.better``; both read as radio words, with
+        "done" when the parts end so; where they differ word for word, by the parts' own
+        scores too: ``PartReader.margin``): espeak-ng's "Quick Wits" written "Quick Witcir",
+        its "Budapest" "Bravo, uniform, delta, alpha, alpha, ..."."""
+        words = self._parts.words(samples) if self._radio(free) else None
         if not words:
             return free
         apart = written(words)
