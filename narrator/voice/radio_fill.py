@@ -38,11 +38,12 @@ def filled(read: list[tuple[str, str | None]], done: bool, score: Score) -> list
     if all(isinstance(item, str) for item in items):
         return None
     ending = [DONE] if done else []
+    out: list[str] = []
     for k, item in enumerate(items):
-        if isinstance(item, tuple):
-            items[k:k + 1] = fill(lambda words: _written(items[:k] + words + items[k + 1:]
-                                                         + ending), min(len(item), MOST), score)
-    return [w for w in items if isinstance(w, str)] + ending
+        out += [item] if isinstance(item, str) else fill(
+            lambda fills: _written([*out, *fills, *items[k + 1:], *ending]),
+            min(len(item), MOST), score)
+    return out + ending
 
 
 def fill(text: Callable[[list[str]], str], most: int, score: Score) -> list[str]:
