@@ -125,6 +125,14 @@ def radio(text: str) -> str:
                            for w in text.lower().split()) + " Done."
 
 
+def heard_by_ears(recognizer, clip: clips.Clip) -> str | None:
+    """The name the live ears hear spelled in ``clip`` (quiet around it), as at a table."""
+    source = Frames(QUIET + read_pcm(clip.path) + QUIET * 4)
+    got = Ears(recognizer, source, clock=lambda: source.seconds_read).listen(trait(),
+                                                                             mode="spelling")
+    return got.meaning.text if got is not None else None
+
+
 @pytest.mark.skipif(bool(clips.missing_tools(("espeak:en-us", "flite:slt"))),
                     reason="needs espeak-ng and flite")
 def test_a_radio_spelling_whisper_writes_astray_is_read_a_word_at_a_time(recognizer, tmp_path):
@@ -139,13 +147,8 @@ def test_a_radio_spelling_whisper_writes_astray_is_read_a_word_at_a_time(recogni
             ("Steal A Jet From Heathrow", "flite:rms"): radio("Steal a jet from Heathrow"),
             ("Sarah", "festival:slt-hts"): radio("Sarah"),
             ("Kim", "flite:slt"): "K. I. M. Done."}
-    heard = {}
-    for (name, voice), spelled in said.items():
-        clip = clips.make_clip(tmp_path, spelled, None, voice)
-        source = Frames(QUIET + read_pcm(clip.path) + QUIET * 4)
-        got = Ears(recognizer, source, clock=lambda: source.seconds_read).listen(
-            trait(), mode="spelling")
-        heard[name] = got.meaning.text if got is not None else None
+    heard = {name: heard_by_ears(recognizer, clips.make_clip(tmp_path, spelled, None, voice))
+             for (name, voice), spelled in said.items()}
     assert heard == {name: name for name, _ in said}
 
 
@@ -155,13 +158,9 @@ def test_a_radio_word_whisper_writes_as_letters_is_read_again_as_a_radio_word(re
     "Yankee" as "U.N.K.", "U.N.G." or "Eunkey": "Ray" was heard "Raunk", "Face your" "Face
     Ungour". Filled where it stands with the radio word that makes the transcript likeliest
     (``radio_fill``), each is heard as spelled."""
-    heard = {}
-    for name in ("Ray", "Face Your"):
-        clip = clips.make_clip(tmp_path, radio(name), None, "flite:rms")
-        source = Frames(QUIET + read_pcm(clip.path) + QUIET * 4)
-        got = Ears(recognizer, source, clock=lambda: source.seconds_read).listen(
-            trait(), mode="spelling")
-        heard[name] = got.meaning.text if got is not None else None
+    heard = {name: heard_by_ears(recognizer, clips.make_clip(tmp_path, radio(name), None,
+                                                             "flite:rms"))
+             for name in ("Ray", "Face Your")}
     assert heard == {"Ray": "Ray", "Face Your": "Face Your"}
 
 
