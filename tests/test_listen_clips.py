@@ -480,6 +480,30 @@ def test_an_answer_said_again_slower_and_higher_is_a_no(clip_dir, whisper, voice
     assert hear_file(whisper, again.path, confirm, mode="confirming")["command"] == "no"
 
 
+def test_in_a_noisy_room_an_answer_said_again_a_little_farther_apart_is_still_a_no(clip_dir,
+                                                                                    whisper):
+    """Over pink noise 10 dB down a word said again lies farther from itself: at Half-Chance
+    flite rms's "heads", said to refuse "I heard tails.", came 0.147 from the first, was
+    written "Yes." and the tails was taken. flite slt's "fog" said again slower and higher is
+    0.145 from it, its "yes" still a yes; in a quiet room its "yeah" after "two", 0.165 from
+    it, is a yes too."""
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + SWAP.accepts)
+    fog = clips.make_clip(clip_dir, "fog", None, "flite:slt", snr_db=10)
+    hear_file(whisper, fog.path, SWAP)
+    again = clips.make_clip(clip_dir, "fog", None, "flite:slt", snr_db=10, pad=0.3,
+                            retold=(0.92, 40))
+    assert hear_file(whisper, again.path, confirm, mode="confirming")["command"] == "no"
+    hear_file(whisper, fog.path, SWAP)
+    yes = hear_file(whisper, clips.make_clip(clip_dir, "yes", None, "flite:slt",
+                                             snr_db=10).path, confirm, mode="confirming")
+    assert yes["command"] == "yes", yes
+    number = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + NUMBER.accepts)
+    hear_file(whisper, clips.make_clip(clip_dir, "two", None, "flite:slt").path, NUMBER)
+    yeah = hear_file(whisper, clips.make_clip(clip_dir, "yeah", None, "flite:slt",
+                                              pad=0.35).path, number, mode="confirming")
+    assert yeah["command"] == "yes", yeah
+
+
 MENU = Expectation(Line("ask"), (AcceptWords((  # Blades' free play
     "action", "resist", "fortune", "opposed", "information", "clock", "clocks", "harm", "stress",
     "coin", "stash", "recruit", "experience", "next phase")),))

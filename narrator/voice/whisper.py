@@ -73,7 +73,7 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    quiet).
 
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
-encoder's frames of the two words, aligned) is a no: the player refused the read-back by saying
+encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player refused the read-back by saying
 the answer once more, and Whisper wrote it "Yes." over the noise. So is one that sounds like an
 unsure command said again when asked about it ("Did you say "back"?": over pink noise Whisper
 wrote "clock" as "back", then the same word again as "Yes.", and the game was taken back).
@@ -357,9 +357,9 @@ class Whisper:
         begin = time.perf_counter()
         ahead, self._ahead = self._ahead, None
         pcm, self._audio = b"".join(self._audio), []
-        text, confidence, free, seconds, said, saying = (
+        text, confidence, free, seconds, said, saying, noisy = (
             ahead.result() if ahead is not None else self._decode_pcm(pcm, self._grammar))
-        text, confidence, free = self._not_said_again(text, confidence, free, said)
+        text, confidence, free = self._not_said_again(text, confidence, free, said, noisy)
         grammar = self._grammar
         if grammar is not None and grammar.text_answer(text):  # a first saying starts anew
             earlier = self._said_here(grammar) if grammar.refused() else []
@@ -367,31 +367,32 @@ class Whisper:
         return Heard(text, round(confidence, 3), (time.perf_counter() - begin) * 1000,
                      free=free, seconds=seconds)
 
-    def _not_said_again(self, text: str, confidence: float, free: str,
-                        said: np.ndarray) -> tuple[str, float, str]:
+    def _not_said_again(self, text: str, confidence: float, free: str, said: np.ndarray,
+                        noisy: bool) -> tuple[str, float, str]:
         """At a read-back or "Did you say ...?", a "yes" that is what was asked about said
-        again (``said_again``) is a no: the player refused it by saying their words once more,
-        and Whisper wrote them "Yes."; an answer heard, or anything but a yes or no heard while
-        not confirming (a command asked about next), is kept as what is asked about next."""
+        again (``said_again``, ``noisy``: in a noisy room) is a no: the player refused it by
+        saying their words once more, and Whisper wrote them "Yes."; an answer heard, or
+        anything but a yes or no heard while not confirming (a command asked about next), is
+        kept as what is asked about next."""
         grammar = self._grammar
         if grammar is None or not text:
             return text, confidence, free
         yes = grammar.same(text, "yes")
         confirming = grammar.mode == "confirming"
         if yes and confirming and self._asked_about is not None \
-                and said_again(said, self._asked_about):
+                and said_again(said, self._asked_about, noisy):
             return "no", 1.0, f"{free} (the words asked about, said again)"
         if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
             self._asked_about = said
         return text, confidence, free
 
     def _decode_pcm(self, pcm: bytes, grammar
-                    ) -> tuple[str, float, str, float, np.ndarray, np.ndarray]:
+                    ) -> tuple[str, float, str, float, np.ndarray, tuple, bool]:
         """Decode the utterance; unless that was sure, in a noisy room decode it once more
         cleaned by RNNoise and keep the more confident answer (a second opinion). The room is
         judged once, on the raw audio: cleaned audio always measures quiet. Last, the raw
-        utterance's encoder ``frames`` (``said_again``) and its encoder output over the
-        speech (``respelled``)."""
+        utterance's encoder ``frames`` (``said_again``), its encoder output over the speech
+        with Whisper's transcripts (``respelled``), and whether the room was noisy."""
         pcm = pcm[:2 * RATE * self.window]
         samples = _samples(pcm)
         noisy = noisy_room(samples * 32768)
@@ -405,7 +406,8 @@ class Whisper:
             again = self.decode(_samples(cleaned), grammar, noisy)
             if again[1] > confidence:
                 text, confidence, free, _ = again
-        return text, confidence, free, len(pcm) / 2 / RATE, said, (speech, transcripts)
+        return (text, confidence, free, len(pcm) / 2 / RATE, said, (speech, transcripts),
+                noisy)
 
     def respelled(self, text: str, grammar) -> str:
         """A whole spelling's letters ("b u d a p s t") mended by the same question's answer
