@@ -137,6 +137,20 @@ def test_over_the_narration_an_answer_fitted_to_whispers_filler_is_nothing():
     assert isinstance(near.meaning, Unclear)  # and its near miss is "didn't catch that"
 
 
+@pytest.mark.parametrize("nod", ["Okay.", "All right.", "Right."])
+def test_a_control_fitted_to_a_nod_is_not_taken(nod):
+    """Half-Chance at 10 dB: flite awb's "heads" written "Okay.", "Right.", "All right.",
+    fitted to "wait" at 0.08-0.11, paused the game while its question waited. Not taken now:
+    "didn't catch that", so the player says the answer again; over the narration, nothing."""
+    coin = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),))
+    missed = whisper("wait", 0.1, free=nod, expectation=coin, seconds=0.6)
+    assert isinstance(missed.meaning, Unclear)
+    assert whisper("wait", 0.1, free=nod, mode="reading", echo="Flip a coin.") is None
+    assert whisper("wait", 0.1, free="Wait.", expectation=coin).meaning == Control("pause")
+    for reply in ("Right.", "Okay."):  # a reply to a read-back is no control to talk past
+        assert whisper("yes", 0.3, free=reply, mode="confirming").meaning == Control("yes")
+
+
 def test_wake_mode_needs_the_wake_word():
     woken = Heard("narrator next", 1.0, 0.0, free="Narrator, next.")
     g = build(DICE, EVERY_WORD, wake=True)

@@ -80,6 +80,8 @@ SAID_OVER = 0.2             # Whisper: a control this sure was said over the nar
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
 TABLE_LIKE = 0.05           # ... this little, the table's voice (its words: p95 0.049, stop 44)
 REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an answer
+#: what a table says to itself, and what Whisper writes for a short word it cannot make out
+NODS = ("okay", "ok", "right", "all right", "alright")
 #: over the narration decoding ahead begins after 90 ms of quiet, not 120: an unsure command
 #: stops the reading sooner (docs/barge-in.md, stop 45)
 READING_PAUSE_FRAMES = 3
@@ -202,8 +204,11 @@ def decide(heard: Heard, grammar, expectation: Expectation | None, engine: str, 
     if echo and phrase and mode != "spelling" and isinstance(meaning, ANSWERS) \
             and filler(heard):  # spelled, the phrase is the letters its words stand for
         return None  # an answer fitted to the filler on the echo: not even a near miss
-    if phrase and (passes(heard, engine, grammar.speaking)
-                   or (not echo and spelled_like(heard))):
+    nod = phrase and nodded(heard, meaning)
+    if nod and echo:
+        return None  # talk over the narration, or Whisper's filler on its echo
+    if phrase and not nod and (passes(heard, engine, grammar.speaking)
+                               or (not echo and spelled_like(heard))):
         sure = heard.confidence >= SURE_AT and not isinstance(meaning, (Text, Unclear)) \
             and not (noisy and isinstance(meaning, ANSWERS) and not replies(meaning, mode))
         return Utterance(spoken, meaning, heard.confidence, engine, sure,
@@ -250,6 +255,18 @@ def filler(heard: Heard) -> bool:
         return False
     phrase = " ".join(w for w in normalise(heard.text).split() if w != WAKE_WORD)
     return not carries(heard.free, phrase) and not spelled_like(heard)
+
+
+def nodded(heard: Heard, meaning) -> bool:
+    """Whether a control (not a reply to a read-back) was fitted to a transcript that is a nod
+    alone (NODS: "Okay.", "All right."), which does not carry it: talk at the table, or a word
+    Whisper could not make out, so not taken (a short one is "didn't catch that", as any miss;
+    over the narration, nothing).
+    At Half-Chance over pink noise 10 dB down flite awb's "heads" was written "Okay.", "Right."
+    and "All right.", each fitted to "wait" (0.08-0.11) and the game paused while a question
+    waited; in the table runs kept, no control said was written so."""
+    return (isinstance(meaning, Control) and meaning.name not in REPLIES and bool(heard.free)
+            and normalise(heard.free) in NODS and not carries(heard.free, heard.text))
 
 
 def carried_answer(heard: Heard, expectation: Expectation | None, mode: str):
