@@ -120,6 +120,20 @@ def test_an_unsure_word_whose_sound_is_the_narrators_leaked_voice_is_nothing():
     assert quiet.meaning == Control("slower")  # the narrator was not speaking: no leak
 
 
+def test_a_well_fitted_word_only_a_little_like_the_narration_is_the_tables():
+    """Slow Burn's table bench: the players' "pause" over the narration written "Pass.",
+    "Clause.", fitted at 0.37-0.49, its sound 0.11-0.19 coherent with the narration (the
+    narrator as loud as the players), was dropped as the narrator's leaked voice. A leak is
+    fitted poorly ("Oh." as "stop" 0.24, coherent 0.24; "was." as "pause" 0.23)."""
+    line = "Your handler slides a folder across the table."
+    for free, fit, like in (("Pass.", 0.39, 0.19), ("Clause.", 0.37, 0.18), ("Pass.", 0.49, 0.11)):
+        said = whisper("pause", fit, free=free, mode="reading", echo=line, likeness=like)
+        assert said.meaning == Control("pause") and not said.sure
+    assert whisper("stop", 0.24, free="Oh.", mode="reading", echo=line, likeness=0.24) is None
+    assert whisper("pause", 0.23, free="was.", mode="reading", echo=line, likeness=0.15) is None
+    assert whisper("pause", 0.45, free="Pass.", mode="reading", echo=line, likeness=0.3) is None
+
+
 def test_over_the_narration_an_answer_fitted_to_whispers_filler_is_nothing():
     track = "This game was created and narrated by Leo Lalande."
     first = Expectation(Line("ask"), (AcceptWords(("first", "new")),))

@@ -78,6 +78,8 @@ SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
+LEAK_LIKE = 0.2             # ... but under this, one fitted at TABLE_FIT or more is the table's
+TABLE_FIT = 0.3
 TABLE_LIKE = 0.05           # ... this little, the table's voice (its words: p95 0.049, stop 44)
 REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an answer
 #: what a table says to itself, and what Whisper writes for a short word it cannot make out
@@ -166,11 +168,15 @@ def leaked(heard: Heard, likeness: float | None) -> bool:
     """Whether an utterance heard over the narration is unsure and its sound is the
     narrator's voice leaking through the canceller (``likeness``: its coherence with what was
     played, ``echo_likeness``; None when unknown). Whisper writes such a leak as a word of its
-    own ("You slow.", "Track one is..."), which the grammar fits to a control. The table's
-    words acted on in thirteen barge-in recordings scored under 0.1 but three, two of them
-    sure (which act anyway); that holds while the canceller follows the echo (docs/barge-in.md,
-    stop 44)."""
-    return likeness is not None and likeness >= ECHO_LIKE and heard.confidence < SURE_AT
+    own ("You slow.", "Track one is..."), which the grammar fits to a control, and fits it
+    poorly (0.07-0.24). The table's words acted on in thirteen barge-in recordings scored
+    under 0.1 but three, two of them sure (which act anyway); that holds while the canceller
+    follows the echo (docs/barge-in.md, stop 44). But where the narrator is as loud as the
+    players, as at the table bench, their "pause" written "Pass.", "Clause.", "The past."
+    scored 0.10-0.19 and was fitted at 0.32-0.50: under LEAK_LIKE, so well fitted a phrase is
+    the table's (docs/speech-in.md, stop 85)."""
+    return likeness is not None and heard.confidence < SURE_AT and (
+        likeness >= LEAK_LIKE or (likeness >= ECHO_LIKE and heard.confidence < TABLE_FIT))
 
 
 def replies(meaning, mode: str) -> bool:

@@ -73,10 +73,11 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    quiet).
 
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
-encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player refused the read-back by saying
-the answer once more, and Whisper wrote it "Yes." over the noise. So is one that sounds like an
-unsure command said again when asked about it ("Did you say "back"?": over pink noise Whisper
-wrote "clock" as "back", then the same word again as "Yes.", and the game was taken back).
+encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player
+refused the read-back by saying the answer once more, and Whisper wrote it "Yes." over the
+noise. So is one that sounds like an unsure command said again when asked about it ("Did you
+say "back"?": over pink noise Whisper wrote "clock" as "back", then the same word again as
+"Yes.", and the game was taken back).
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A short
