@@ -16,6 +16,7 @@ What an utterance becomes (``decide``):
   a game input among filler words;
 * **Unclear** (the session says "didn't catch that") when it was not accepted but was meant
   for the narrator: near a legal phrase, or short (under ``SHORT_SECONDS`` and ``SHORT_WORDS``);
+  a control fitted to a nod alone ("Okay.", "All right.": ``nodded``) is not accepted;
 * **nothing** (the ears keep listening) for a lone "please" said right after the utterance
   before it (what it was said for was heard on its own); for table talk: long and nothing
   like a legal phrase; and for speech the narrator's own words explain (``echo``: its voice
@@ -27,7 +28,7 @@ What an utterance becomes (``decide``):
   so is a game answer the grammar fitted to such filler (``filler``: the transcript has none
   of its words). And so is an unsure utterance over the narration whose sound is the
   narrator's voice leaking through the echo canceller (``leaked``: coherent with what it
-  played), whatever Whisper wrote of it.
+  played, and fitted poorly unless very coherent), whatever Whisper wrote of it.
 
 Before any of that, the sound alone can make an utterance talk (``Ears._room_talk``, not over
 the narration): one no louder than the talk going on around the table, or one cut for its
