@@ -79,9 +79,9 @@ SHORT_WORDS = 3             # ... of at most this many words, was too
 ECHO_MATCH = 0.8            # how alike to the narrator's own words an echo is
 SAID_OVER = 0.2             # Whisper: a control this sure was said over the narrator's words
 ECHO_LIKE = 0.1             # an utterance this coherent with the narration is its leaked echo
-LEAK_LIKE = 0.2             # ... but under this, one fitted at TABLE_FIT or more is the table's
-TABLE_FIT = 0.3
 TABLE_LIKE = 0.05           # ... this little, the table's voice (its words: p95 0.049, stop 44)
+LEAK_LIKE = 0.2             # under this, an unsure utterance fitted at TABLE_FIT or more is the
+TABLE_FIT = 0.3             # table's however coherent (``leaked``)
 REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an answer
 #: what a table says to itself, and what Whisper writes for a short word it cannot make out
 NODS = ("okay", "ok", "right", "all right", "alright")
@@ -268,10 +268,10 @@ def nodded(heard: Heard, meaning) -> bool:
     """Whether a control (not a reply to a read-back) was fitted to a transcript that is a nod
     alone (NODS: "Okay.", "All right."), which does not carry it: talk at the table, or a word
     Whisper could not make out, so not taken (a short one is "didn't catch that", as any miss;
-    over the narration, nothing).
-    At Half-Chance over pink noise 10 dB down flite awb's "heads" was written "Okay.", "Right."
-    and "All right.", each fitted to "wait" (0.08-0.11) and the game paused while a question
-    waited; in the table runs kept, no control said was written so."""
+    over the narration, nothing). At Half-Chance over pink noise 10 dB down flite awb's
+    "heads" was written "Okay.", "Right." and "All right.", each fitted to "wait" (0.08-0.11),
+    and the game paused while a question waited; in the table runs kept, no control said was
+    written so."""
     return (isinstance(meaning, Control) and meaning.name not in REPLIES and bool(heard.free)
             and normalise(heard.free) in NODS and not carries(heard.free, heard.text))
 
