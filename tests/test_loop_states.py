@@ -231,13 +231,23 @@ def test_an_answer_said_over_the_narration_is_read_back_once_the_question_comes(
     assert "Welcome, 3 players." in mouth.spoken[checked:]
 
 
-def test_an_unsure_answer_heard_over_a_read_back_is_not_held_in_its_place():
+@pytest.mark.parametrize("sure", [False, True])
+def test_an_answer_heard_over_a_read_back_is_not_held_in_its_place(sure):
     """A read-back says an answer, and its words heard back are one: at 10 dB "I heard 1
     success." came back "i have one" (0.28), was held, replaced the read-back with "I heard 1.
-    Right?", and the table's yes to "1 success" confirmed a die of 1 no one rolled."""
+    Right?", and the table's yes to "1 success" confirmed a die of 1 no one rolled; in a clean
+    room "1 success." came back "1, 6," and sure (stop 85's CI)."""
     _, journal, session, mouth, *_ = play([("asking", "next"), ("asking", "three", False),
-                                           ("reading", "two", False), ("confirming", "yes")])
+                                           ("reading", "two", sure), ("confirming", "yes")])
     assert "I heard 2. Right?" not in mouth.spoken
+    assert session.state.players == 3 and journal.lines[-1] == Number(3)
+
+
+def test_a_yes_said_over_a_read_back_is_still_heard_as_its_reply():
+    transcript, journal, session, mouth, *_ = play(
+        [("asking", "next"), ("asking", "three", False), ("reading", "yes"),
+         ("confirming", "yes")])
+    assert 'Heard "yes"' in transcript
     assert session.state.players == 3 and journal.lines[-1] == Number(3)
 
 

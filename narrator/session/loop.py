@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol
 
 from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
 from narrator.rules.base import Expectation
-from narrator.session.game import CHOICE, Session
+from narrator.session.game import CHOICE, CONFIRM, Session
 from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls, normalise
 from narrator.voice.spoken import Echo, Spoken
@@ -35,6 +35,8 @@ VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words + VOICE_CONTROLS
 #: ... of which the commands are asked about aloud, and a yes acts on them
 CHECKED = ("back", "roll")
+#: what replies to a read-back, not an answer in place of the one read back
+REPLIES = CONFIRM.accepts[0].words + CHOICE.words
 #: controls that skip to the question over the reading
 SKIPS = ("stop", "next")
 #: over the reading, these wait to be heard twice when unsure (shown, not said: the reading
@@ -428,10 +430,10 @@ class Table:
                 continue
             name = _control_name(meaning)
             if name not in READING_CONTROLS:
-                if heard.sure:
+                if current.kind == "readback" and not _replying(meaning):
+                    left_unanswered(heard.text, "over the read-back: its own answer, heard back")
+                elif heard.sure:
                     self.hold(heard, over_narration=True)
-                elif current.kind == "readback":  # its answer, heard back
-                    left_unanswered(heard.text, "unsure, over the read-back: its own answer")
                 else:
                     self.unsure_early(heard)
                 continue
@@ -629,3 +631,11 @@ def _reply(meaning: Any) -> str | None:
     if isinstance(meaning, Word) and meaning.word in ("yes", "no"):
         return meaning.word
     return _control_name(meaning)
+
+
+def _replying(meaning: Any) -> bool:
+    """Whether an answer heard over a read-back replies to it (REPLIES) rather than gives
+    another answer: over "1 success. Right?" Whisper wrote the narrator's own words, leaking
+    through the canceller, as "1, 6," (sure), and that was read back in their place and
+    confirmed (the short Slow Burn table run, stop 85's CI)."""
+    return (meaning.word if isinstance(meaning, Word) else _control_name(meaning)) in REPLIES
