@@ -120,6 +120,8 @@ REACTION = 0.4  # seconds a player takes to start answering after the listening 
 #: same sound twice (a synthetic voice would otherwise say it alike, and be misheard alike)
 AGAIN = ((1.0, 0), (0.92, 40), (0.88, -40), (0.85, 20))
 DOUBT = "Say it again to be sure."
+#: narrator.session.loop: an answer heard over the narration, read back at its question
+HELD = ": read back when the question comes."
 MISSED = "Didn't catch that."
 PAUSED = "Paused. Say resume to go on."
 QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard by voice
@@ -728,7 +730,8 @@ class Players:
     def outcome(self, begin: int, started: float, ended: float, said: str | None) -> dict:
         """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
         next question (talking and interrupting over any passage meanwhile), or nothing heard;
-        ``said``: the words, when said (the wait after them counts), None when typed."""
+        ``said``: the words, when said (the wait after them counts), None when typed. What it
+        heard is what a read-back will say: an answer held over the narration counts."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "check": False, "ended": False, "choice": None,
                                "undone": False, "changed": None}
@@ -741,9 +744,14 @@ class Players:
                         said)
         self.cursor = begin
         question = self.await_or_collect()
+        over = None  # heard over the narration: read back at the question if held
         for event in self.stream.events[begin:self.cursor]:
             if event["event"] == "heard" and event["mode"] in ANSWERING:
                 got["heard"], got["heard_text"] = event["meaning"], heard_as(event)
+            elif event["event"] == "heard":
+                over = event
+            elif event["event"] == "said" and event["text"].endswith(HELD) and over:
+                got["heard"], got["heard_text"] = over["meaning"], heard_as(over)
             elif event["event"] == "applied":
                 got["applied"].append(event["input"])
             elif event["event"] == "undone":

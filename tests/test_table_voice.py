@@ -400,6 +400,30 @@ def test_a_change_of_voice_no_one_said_is_a_wrong_action(tmp_path, monkeypatch):
     assert any(f.startswith("WRONG") and "Speaking at 1.9" in f for f in tally.findings)
 
 
+def test_a_table_judges_a_read_back_by_what_it_says_an_answer_held_over_the_narration(
+        tmp_path, monkeypatch):
+    """The narrator's "1 success." heard back over itself as "1, 6," was held and read back
+    ("I heard 1 and 6. Right?"); the table, judging by the answer heard before it, said yes,
+    and dice no one rolled were taken (stop 85's CI)."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    four, three = ({"type": "Number", "value": n} for n in (4, 3))
+    said, tally = answered(bench, tmp_path, [bench.Step("4", four, [four])], [
+        [{"event": "heard", "mode": "asking", "meaning": four, "text": "4"},
+         {"event": "said", "kind": "readback", "text": "4."},
+         {"event": "heard", "mode": "reading", "meaning": three, "text": "3"},
+         {"event": "said", "kind": "state",
+          "text": 'Heard "3": read back when the question comes.'},
+         {"event": "said", "kind": "readback", "text": "I heard 3. Right?"},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "meaning": four, "text": "4"},
+         {"event": "said", "kind": "readback", "text": "I heard 4. Right?"},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "applied", "input": four}, {"event": "expect", "mode": "asking"}]])
+    assert said == [("4", 0, 0), ("4", 0, 1), ("yes", 0, 0)]
+    assert (tally.needed, tally.rejected, tally.wrong) == (1, 1, 0)
+
+
 def test_an_answer_said_over_a_read_back_and_taken_gets_no_reply(tmp_path, monkeypatch):
     """At 10 dB table talk was read back as "next", the player's own "next" said over the
     read-back was heard as its "yes", and the game went on; the table still said "yes", then
