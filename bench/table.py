@@ -501,9 +501,11 @@ RESPONSES = ("said", "earcon", "state", "applied")
 
 def heard_as(event: dict) -> str:
     """A ``heard`` event's words, with the recogniser's own when they differ ("b u d (written
-    'Bravo, Uniform, Delta.')")."""
+    'Bravo, Uniform, Delta.')") and, heard over the narration, how like its played voice they
+    sounded (where measured)."""
     written = event.get("transcript")
-    return f"{event['text']} (written {written!r})" if written else event["text"]
+    said = f"{event['text']} (written {written!r})" if written else event["text"]
+    return f"{said} (like the narrator {event['likeness']})" if "likeness" in event else said
 
 
 def response(event: dict) -> bool:

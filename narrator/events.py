@@ -196,7 +196,9 @@ class Utterance:
     """One thing heard, understood once by the ears (``meaning``: Control, a game input or
     Unclear). ``confidence`` is 0..1 (1.0 typed); ``sure`` False: read it back before it
     counts (low confidence, or free text heard by voice); ``transcript``: the recogniser's own
-    words when they are not ``text`` (a spelling's "Bravo, Uniform", a phrase fitted to "Pass.")."""
+    words when they are not ``text`` (a spelling's "Bravo, Uniform", a phrase fitted to "Pass.");
+    ``likeness``: over the narration, how coherent its sound was with what was played (the
+    narrator's leaked voice 0.1 and up), where the echo canceller measured it."""
 
     text: str
     meaning: Any
@@ -204,3 +206,4 @@ class Utterance:
     engine: str
     sure: bool = True
     transcript: str = ""
+    likeness: float | None = None

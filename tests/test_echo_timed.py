@@ -212,3 +212,22 @@ class CancellingMicrophone(Microphone):
 
     def echo_likeness(self, start: float, end: float) -> float:
         return 0.31234
+
+
+def test_a_word_acted_on_over_the_narration_is_in_the_events_file_with_its_likeness(tmp_path):
+    """A wrong action in a run could not be traced from its events: whether the sure "1, 6,"
+    heard over the read-back "1 success." sounded like the narrator's played voice (stop 85's
+    CI). The ``heard`` event says so where the echo canceller measured it."""
+    from narrator.session.event_log import EventLog, LoggedEars
+
+    said = narration()
+    log = EventLog(tmp_path / "events.jsonl", print)
+    for microphone in (Microphone(hears_narrator=True), CancellingMicrophone()):
+        ears = LoggedEars(Ears(Scripted(Heard("pause", 0.9, 0.0, free="Pause.")), microphone,
+                               clock=lambda: 1.5), log)
+        heard = ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said))
+        assert heard.meaning == Control("pause")
+    log.close(completed=False)
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    heard = [e for e in events if e["event"] == "heard"]
+    assert "likeness" not in heard[0] and heard[1]["likeness"] == 0.312

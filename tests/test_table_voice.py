@@ -197,6 +197,14 @@ def test_a_word_left_unanswered_is_reported_with_what_it_was_decoded_as():
         "class. (ignored: 'pause' at 0.13, 0.51 s, like the narrator 0.164)"
 
 
+def test_a_word_acted_on_over_the_narration_is_reported_with_how_like_the_narrator_it_was():
+    bench = bench_table()
+    heard = {"event": "heard", "text": "one six", "transcript": "1, 6,"}
+    assert bench.heard_as(heard) == "one six (written '1, 6,')"
+    assert bench.heard_as({**heard, "likeness": 0.27}) == \
+        "one six (written '1, 6,') (like the narrator 0.27)"
+
+
 def test_a_player_takes_the_same_answer_in_other_words_read_back_as_theirs():
     bench = bench_table()
     nobody = {"type": "Word", "word": "nobody"}

@@ -134,6 +134,8 @@ class LoggedEars:
         heard = self._ears.listen(expectation, mode=mode, **kwargs)
         if heard is not None:
             written = {"transcript": heard.transcript} if heard.transcript else {}
+            if heard.likeness is not None:
+                written["likeness"] = round(heard.likeness, 3)
             self._log.write("heard", mode=mode, text=heard.text, engine=heard.engine,
                             confidence=heard.confidence, sure=heard.sure,
                             meaning=to_dict(heard.meaning), **written)

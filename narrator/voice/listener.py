@@ -51,6 +51,7 @@ import queue
 import sys
 import threading
 import time
+from dataclasses import replace
 from typing import Callable, Protocol
 
 from narrator.events import ANSWERS, Control, Text, Unclear, Utterance, Word
@@ -459,7 +460,8 @@ class Ears:
                            follows=start - self._ended_before <= PLEASE_AFTER)
         if utterance is None:
             leave(heard, "table talk or the narrator's echo", likeness)
-        return utterance
+            return None
+        return utterance if likeness is None else replace(utterance, likeness=likeness)
 
     def _ahead(self, event: str) -> None:
         """At a pause, a recogniser that can decode ahead starts on what was said so far; when
