@@ -735,6 +735,16 @@ def test_an_unsure_go_back_is_asked_about_aloud_and_a_yes_takes_back_paused_or_n
                                  "How many players?"] and journal.lines[-1] == "undo"
 
 
+def test_next_said_instead_of_a_yes_or_no_to_a_go_back_asked_about_goes_on():
+    """At Half-Chance in pink noise flite awb's "next" was heard as "go back" (unsure) and
+    asked about; said again, written "Next.", it was fitted to "nope" or "exit" (no "next"
+    there) and "didn't catch that"."""
+    _, journal, session, mouth, *_ = play(
+        [("asking", "go back", False), ("confirming", "next"), ("asking", "3")])
+    assert 'Did you say "go back"? Yes or no.' in mouth.spoken
+    assert session.state.players == 3 and journal.lines[-1] == Number(3)
+
+
 def test_an_unsure_no_heard_once_changes_nothing_and_plays_no_earcon():
     _, journal, session, mouth, *_ = play(
         [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),

@@ -186,6 +186,15 @@ def test_a_word_choice_beats_a_control_with_the_same_words():
     assert understand("next phase", ask(AcceptWords(("next phase",)))) == Word("next phase")
 
 
+def test_next_said_to_a_yes_or_no_at_a_question_that_waits_for_it_goes_on():
+    """'Did you say "go back"?' asked where the game waits for "next": the table's "next" is
+    the answer said instead; where the question waits for dice it is still no reply."""
+    waits = ask(AcceptContinue(), AcceptWords(("end game",)))
+    assert understand("next", waits, "confirming") == Continue()
+    assert understand("yes", waits, "confirming") == Control("yes")
+    assert isinstance(understand("next", DICE, "confirming"), Unclear)
+
+
 def test_next_where_the_game_does_not_wait_is_the_one_choice_that_begins_with_it():
     """Blades' menus list "next phase": said in a noise, Whisper wrote it "next" (sure), and
     the game refused "next" as not an answer, four times in a row."""

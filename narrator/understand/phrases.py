@@ -203,13 +203,22 @@ def phrases(expectation: Expectation | None, mode: str = "asking",
     first = [Phrase(e, accept=a) for a in accepts if isinstance(a, AcceptWords)
              if (e := answer_expr(a)) is not None]
     rolling = any(isinstance(a, AcceptDice) for a in accepts)
-    controls = [Phrase(control_expr(n, mode, tracks), control=n) for n in LIVE_CONTROLS[mode]
+    controls = [Phrase(control_expr(n, mode, tracks), control=n)
+                for n in controls_now(expectation, mode)
                 if (n != "roll" or rolling)  # "roll for me" only when dice are asked for
                 and (n != "spell" or is_free(expectation, mode))  # and "spell it" for text
                 and (n != "goto" or tracks > 0)]
     rest = [Phrase(e, accept=a) for a in accepts if not isinstance(a, AcceptWords)
             if (e := answer_expr(a)) is not None]
     return first + controls + rest
+
+
+def controls_now(expectation: Expectation | None, mode: str) -> tuple[str, ...]:
+    """The controls ``mode`` hears now: while a yes or no is asked at a question that waits
+    for "next" ('Did you say "go back"?'), "next" too, the answer said instead (Whisper wrote
+    flite awb's "next" there "Next.", fitted to "nope" or "exit": didn't catch that)."""
+    more = ("next",) if mode == "confirming" and continues(expectation) else ()
+    return LIVE_CONTROLS[mode] + more
 
 
 def is_free(expectation: Expectation | None, mode: str = "asking") -> bool:
