@@ -463,6 +463,29 @@ def test_an_answer_said_again_at_its_read_back_is_a_no(clip_dir, whisper, word, 
     assert yes["command"] == "yes" and yes["sure"], yes
 
 
+def test_a_yes_written_just_as_its_answer_was_is_a_no(whisper):
+    """Over pink noise 10 dB down Festival's "2" was written "Yeah." and fitted to "ten";
+    said again to refuse "I heard 10.", written "Yeah." again and not alike enough by its
+    sound through the room, it took the 10. A yes written otherwise ("Yes.") still confirms
+    it."""
+    length = Expectation(Line("ask"), (AcceptWords(("short", "normal", "long", "open")),
+                                       AcceptNumber(1, 999)))
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + length.accepts)
+    rng = np.random.default_rng(1)
+    answer, reply = (v / np.linalg.norm(v, axis=1, keepdims=True)  # frames nothing alike
+                     for v in (rng.standard_normal((12, 384)) for _ in range(2)))
+
+    def replied(heard: tuple[str, str], yes: str) -> str:
+        whisper.start(grammars.build(length, whisper.known))
+        whisper._not_said_again(heard[0], 0.29, heard[1], answer, True)
+        whisper.start(grammars.build(confirm, whisper.known, mode="confirming"))
+        return whisper._not_said_again("yes", 0.985, yes, reply, True)[0]
+
+    assert replied(("ten", "Yeah."), "Yeah.") == "no"
+    assert replied(("ten", "Yeah."), "Yes.") == "yes"
+    assert replied(("two", "Two."), "Yeah.") == "yes"
+
+
 SWAP = Expectation(Line("ask"), (AcceptWords((  # Half-Chance: a card to swap, or keep
     "beast", "discard beast", "bargain", "discard bargain", "storm", "discard storm", "fog",
     "discard fog", "keep")),))

