@@ -77,5 +77,7 @@ def written_again(reply: str, answer: str) -> bool:
     that transcript). Over pink noise 10 dB down Festival's "2" was written "Yeah." and fitted
     to "ten"; said again to refuse "I heard 10.", it was written "Yeah." again, was not
     ``said_again`` by its sound through the room, and the 10 was taken (Half-Chance). A yes
-    written otherwise ("Yes.") still confirms such an answer, as it did three times."""
+    written otherwise ("Yes.") still confirms such an answer, as it did three times. Asked
+    only in a noisy room: in a quiet one flite slt's "Ash" is written "Yes.", and the sound
+    tells its yes from it."""
     return bool(normalise(answer)) and normalise(reply) == normalise(answer)

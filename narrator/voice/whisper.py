@@ -75,8 +75,9 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
 encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player
 refused the read-back by saying the answer once more, and Whisper wrote it "Yes." over the
-noise. So is one written just as the answer was (``written_again``: "2" written "Yeah." and
-fitted to "ten", then "Yeah." again), and one that sounds like an unsure command said again
+noise. So is one written just as the answer was in a noisy room (``written_again``: "2"
+written "Yeah." and fitted to "ten", then "Yeah." again; in a quiet room flite slt's "Ash" is
+written "Yes." and its yes is a yes), and one that sounds like an unsure command said again
 when asked about it ("Did you say "back"?": over pink noise Whisper wrote "clock" as "back",
 then the same word again as "Yes.", and the game was taken back).
 
@@ -373,10 +374,10 @@ class Whisper:
     def _not_said_again(self, text: str, confidence: float, free: str, said: np.ndarray,
                         noisy: bool) -> tuple[str, float, str]:
         """At a read-back or "Did you say ...?", a "yes" that is what was asked about said
-        again (``said_again``, ``noisy``: in a noisy room; or ``written_again``) is a no: the
-        player refused it by saying their words once more, and Whisper wrote them "Yes."; an
-        answer heard, or anything but a yes or no heard while not confirming (a command asked
-        about next), is kept as what is asked about next."""
+        again (``said_again``, ``noisy``: in a noisy room, there also ``written_again``) is a
+        no: the player refused it by saying their words once more, and Whisper wrote them
+        "Yes."; an answer heard, or anything but a yes or no heard while not confirming (a
+        command asked about next), is kept as what is asked about next."""
         grammar = self._grammar
         if grammar is None or not text:
             return text, confidence, free
@@ -384,7 +385,7 @@ class Whisper:
         confirming = grammar.mode == "confirming"
         if yes and confirming and self._asked_about is not None and (
                 said_again(said, self._asked_about, noisy)
-                or written_again(free, self._asked_written)):
+                or noisy and written_again(free, self._asked_written)):
             return "no", 1.0, f"{free} (the words asked about, said again)"
         if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
             self._asked_about = said
