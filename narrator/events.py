@@ -117,6 +117,11 @@ class Text:
 GameInput = Union[Continue, Dice, Successes, Number, Word, Text]
 GAME_INPUTS = (Continue, Dice, Successes, Number, Word, Text)
 ANSWERS = (Dice, Successes, Number, Word, Text)  # the game inputs that answer a question
+#: the words that reply to a read-back ("I heard 4. Right?": yes or no; "Keep 'Mara', or change
+#: it?": keep or change), not an answer given in place of the one read back
+CONFIRMS = ("yes", "no")
+CHOICES = ("keep", "change")
+REPLIES = CONFIRMS + CHOICES
 
 
 # --------------------------------------------------------------------------- controls

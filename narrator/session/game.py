@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 from narrator.dice import Roller
 from narrator.events import (
-    Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said, Successes, Text, Unclear,
+    CHOICES, CONFIRMS, Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said, Successes, Text, Unclear,
     Utterance, Word,
 )
 from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation, RulesInfo, Step
@@ -22,10 +22,10 @@ from narrator.understand.spelling import by_radio, mended, spelled_out
 
 #: inputs read back for a "yes" before they change the game (when confirmation is on)
 CONFIRMED_KINDS = (Dice, Successes)
-CONFIRM = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),))
+CONFIRM = Expectation(Line("confirm"), (AcceptWords(CONFIRMS),))
 #: the answers to "Keep 'Mara', or change it to 'Maura'?": a name heard at a name's read-back
 #: is offered as a change rather than read back alone (see ``_offer``)
-CHOICE = AcceptWords(("keep", "change"))
+CHOICE = AcceptWords(CHOICES)
 CHANGE = "readback.change"  # that question's key (the session's own, as "confirm" is)
 #: asked when the table says "spell it" at a free-text question
 SPELL = ("Spell it with words such as alpha, bravo, charlie, or one letter at a time. Say space "

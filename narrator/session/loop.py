@@ -10,9 +10,9 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Protocol
 
-from narrator.events import Continue, Control, Said, Unclear, Utterance, Word
+from narrator.events import REPLIES, Continue, Control, Said, Unclear, Utterance, Word
 from narrator.rules.base import Expectation
-from narrator.session.game import CHOICE, CONFIRM, Session
+from narrator.session.game import Session
 from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls, normalise
 from narrator.voice.spoken import Echo, Spoken
@@ -32,11 +32,9 @@ VOICE_CONTROLS = ("slower", "faster", "louder", "quieter")
 #: what changes the game, the session or the narrator's voice: acted on when unsure only if
 #: heard twice (Whisper wrote espeak-ng's "desperate" "faster", 0.43: the reading sped up);
 #: a change of voice, not so while a question waits (``_voice_misheard``)
-WEIGHTY = ("yes", "no", "back", "quit", "roll") + CHOICE.words + VOICE_CONTROLS
+WEIGHTY = REPLIES + ("back", "quit", "roll") + VOICE_CONTROLS
 #: ... of which the commands are asked about aloud, and a yes acts on them
 CHECKED = ("back", "roll")
-#: what replies to a read-back, not an answer in place of the one read back
-REPLIES = CONFIRM.accepts[0].words + CHOICE.words
 #: controls that skip to the question over the reading
 SKIPS = ("stop", "next")
 #: over the reading, these wait to be heard twice when unsure (shown, not said: the reading

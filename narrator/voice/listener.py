@@ -54,7 +54,7 @@ import time
 from dataclasses import replace
 from typing import Callable, Protocol
 
-from narrator.events import ANSWERS, Control, Text, Unclear, Utterance, Word
+from narrator.events import ANSWERS, REPLIES, Control, Text, Unclear, Utterance, Word
 from narrator.understand import (
     MAX_TRACK, WAKE_WORD, AcceptText, Expectation, carries, normalise, spells, understand,
 )
@@ -83,7 +83,6 @@ ECHO_LIKE = 0.1             # an utterance this coherent with the narration is i
 TABLE_LIKE = 0.05           # ... this little, the table's voice (its words: p95 0.049, stop 44)
 LEAK_LIKE = 0.2             # under this, an unsure utterance fitted at TABLE_FIT or more is the
 TABLE_FIT = 0.3             # table's however coherent (``leaked``)
-REPLIES = ("yes", "no", "keep", "change")  # what replies to a read-back, not an answer
 #: what a table says to itself, and what Whisper writes for a short word it cannot make out
 NODS = ("okay", "ok", "right", "all right", "alright")
 #: over the narration decoding ahead begins after 90 ms of quiet, not 120: an unsure command
