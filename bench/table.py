@@ -30,8 +30,10 @@ question is asked or to interrupt:
   prompt offers: "R. I. K. A. R. D. space. ... Done."), until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
   as a no (the question asked again) is followed by the answer;
-* a miss ("didn't catch that", nothing heard, or an utterance the narrator left unanswered
-  (its ``ignored`` event) and NOTHING_BACK seconds of silence after it) is said again, and
+* a miss ("didn't catch that"; nothing heard: UNHEARD seconds after words the narrator never
+  began to hear (no ``hearing`` event), QUIET after words it began to; or an utterance the
+  narrator left unanswered (its ``ignored`` event) and NOTHING_BACK seconds of silence after
+  it) is said again, and
   after OTHERWISE_AFTER misses or refusals another way when the narrator's help gives one
   ("zero" for "none"); an
   answer not heard by voice in TRIES tries is typed, as the read-back invites (so is a
@@ -101,8 +103,10 @@ PLAYERS = ("flite:slt", "festival:slt-hts", "flite:rms", "espeak:en-us", "flite:
 LOAD_WAIT = 300  # seconds for the narrator to load and ask its first question
 NOTHING_BACK = 3.0  # seconds of silence after the narrator left an utterance unanswered
 # (the ``ignored`` event): the table says it again
-QUIET = 30.0  # seconds after an answer with nothing heard: the table says it again (a loaded
-# machine can take 20 s to decode one utterance)
+QUIET = 30.0  # seconds after an answer the narrator began to hear (its ``hearing`` event) with
+# no reply: the table says it again (a loaded machine can take 20 s to decode one utterance)
+UNHEARD = 4.0  # seconds after an answer the narrator never began to hear: the table says it
+# again, as a person does to a listener who shows no sign of having heard
 PATIENCE = 1800  # seconds the table waits for the next question (a long track read whole)
 TRIES = 4  # times an answer is said before the table gives up on it
 SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
@@ -778,10 +782,14 @@ class Players:
     def reaction(self, begin: int, started: float, ended: float,
                  done: Callable[[dict], bool]) -> tuple[int | None, str | None]:
         """The first event from ``begin`` on that is ``done`` about an utterance said from
-        ``started`` to ``ended``, or None: after QUIET seconds of nothing, or NOTHING_BACK
-        seconds after the narrator left it unanswered (then with what it heard)."""
-        at = self.stream.wait(begin, lambda e: e["t"] > started and (
-            done(e) or e["event"] == "ignored" and e["t"] > ended), QUIET)
+        ``started`` to ``ended``, or None: UNHEARD seconds after it when the narrator never
+        began to hear it, QUIET seconds when it did, or NOTHING_BACK seconds after the
+        narrator left it unanswered (then with what it heard)."""
+        def reacted(e: dict) -> bool:
+            return e["t"] > started and (done(e) or e["event"] == "ignored" and e["t"] > ended)
+        began = self.stream.wait(begin, lambda e: reacted(e) or e["event"] == "hearing",
+                                 UNHEARD)  # from about when the words end
+        at = None if began is None else self.stream.wait(begin, reacted, QUIET)
         if at is None or self.stream.events[at]["event"] != "ignored":
             return at, None
         return self.stream.wait(at + 1, done, NOTHING_BACK), left(self.stream.events[at])

@@ -185,8 +185,9 @@ def test_an_utterance_read_late_is_placed_when_it_was_captured():
 
 
 def test_an_utterance_left_unanswered_is_in_the_events_file_with_what_was_heard(tmp_path):
-    """``--events``: the filler decoded over the narration is no answer, and the log says what
-    was heard and left (a program beside the table can tell a miss from silence)."""
+    """``--events``: the filler decoded over the narration is no answer, and the log says when
+    an utterance began and what was heard and left (a program beside the table can tell a miss
+    from silence, and words never heard from words still being decoded)."""
     from narrator.session.event_log import EventLog, LoggedEars
 
     said = narration()
@@ -196,12 +197,30 @@ def test_an_utterance_left_unanswered_is_in_the_events_file_with_what_was_heard(
         assert ears.listen(READING, mode="reading", echo=Echo(NEXT_LINE, said)) is None
     log.close(completed=False)
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
-    assert [e["event"] for e in events] == ["expect", "ignored", "ignored", "end"]
-    assert events[1]["text"] == "Thank you." and "echo" in events[1]["why"]
+    assert [e["event"] for e in events] == ["expect", "hearing", "ignored", "hearing", "ignored",
+                                            "end"]
+    left = [e for e in events if e["event"] == "ignored"]
+    assert left[0]["text"] == "Thank you." and "echo" in left[0]["why"]
     # what the recogniser made of it: its phrase, how sure, how long the audio was
-    assert {"phrase", "confidence", "seconds"} <= set(events[1]) and events[1]["seconds"] > 0
+    assert {"phrase", "confidence", "seconds"} <= set(left[0]) and left[0]["seconds"] > 0
     # and, where the echo canceller measured it, how like the narrator's played voice it sounded
-    assert "likeness" not in events[1] and events[2]["likeness"] == 0.312
+    assert "likeness" not in left[0] and left[1]["likeness"] == 0.312
+
+
+def test_a_steady_noise_that_rose_is_in_the_events_file_as_begun_and_left(tmp_path):
+    """A fan switched on starts an utterance that turns out to be no voice (``void``): the log
+    says it began and was left, so a program beside the table waits no longer for it."""
+    from narrator.session.event_log import EventLog, LoggedEars
+
+    rng = np.random.default_rng(5)
+    pcm = np.concatenate([rng.standard_normal(RATE // 2) * 50, rng.standard_normal(3 * RATE) * 800])
+    log = EventLog(tmp_path / "events.jsonl", print)
+    ears = LoggedEars(Ears(Scripted(FILLER), Frames(pcm.astype(np.int16).tobytes())), log)
+    assert ears.listen(READING, mode="asking") is None
+    log.close(completed=False)
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in events] == ["expect", "hearing", "ignored", "end"]
+    assert "no voice" in events[2]["why"]
 
 
 class CancellingMicrophone(Microphone):

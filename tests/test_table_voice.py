@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -195,6 +197,40 @@ def test_a_word_left_unanswered_is_reported_with_what_it_was_decoded_as():
               "seconds": 0.51, "likeness": 0.164}
     assert bench.left(leaked) == \
         "class. (ignored: 'pause' at 0.13, 0.51 s, like the narrator 0.164)"
+
+
+def test_words_the_narrator_never_began_to_hear_are_said_again_soon_and_words_begun_waited_for(
+        tmp_path, monkeypatch):
+    """A table says again what drew no sign of being heard within a few seconds (no
+    ``hearing`` event), as a person does; words the narrator began to hear are waited for
+    (a loaded machine decodes slowly). Before, every miss cost the table QUIET (30 s) of wall
+    time, though the narrator had heard nothing."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "UNHEARD", 1.0)
+    monkeypatch.setattr(bench, "QUIET", 8.0)
+    events = tmp_path / "events.jsonl"
+    events.write_text("")
+    stream = bench.Stream(events)
+    players = bench.Players(stream, None, None, talk=0.0, interrupt=True)
+
+    def write(event):
+        with events.open("a") as file:
+            file.write(json.dumps({**event, "t": time.time()}) + "\n")
+
+    def heard(e):
+        return e["event"] == "heard"
+
+    try:
+        began = time.monotonic()
+        assert players.reaction(0, time.time() - 1.0, time.time(), heard) == (None, None)
+        assert time.monotonic() - began < 4.0  # not QUIET
+        write({"event": "hearing"})
+        decoded = threading.Timer(2.0, write, ({"event": "heard", "text": "two"},))
+        decoded.start()
+        at, _ = players.reaction(0, time.time() - 1.0, time.time(), heard)
+        assert at is not None and stream.events[at]["text"] == "two"  # waited past UNHEARD
+    finally:
+        stream.close()
 
 
 def test_a_word_acted_on_over_the_narration_is_reported_with_how_like_the_narrator_it_was():

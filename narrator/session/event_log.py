@@ -9,6 +9,7 @@ epoch) and is flushed at once:
 * ``state``: reading, listening or paused (the state earcons); ``earcon``: accepted, unclear;
 * ``expect``: what is asked now, each time it changes and after each ``listening`` (``mode``,
   ``prompt``, ``accepts``, ``phrases``: what can be said, in words);
+* ``hearing``: an utterance began (a voice rose over the room), before it is decoded;
 * ``heard``: an utterance (``text``, ``engine``, ``confidence``, ``sure``, ``meaning``);
   ``ignored``: one decoded and not acted on (``text``, ``why``: table talk or the narrator's
   echo, an earcon, a question no longer asked, push to talk not pressed;
@@ -110,13 +111,15 @@ class EventLog:
 
 
 class _Unanswered(logging.Handler):
-    """``narrator.hearing``'s utterances left unanswered, as ``ignored`` events."""
+    """``narrator.hearing``'s utterances begun (``hearing``) and left unanswered (``ignored``)."""
 
     def __init__(self, log: EventLog) -> None:
         super().__init__(logging.DEBUG)
         self._log = log
 
     def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, "hearing", False):
+            self._log.write("hearing")
         ignored = getattr(record, "ignored", None)
         if ignored is not None:
             text, why, decoded = ignored

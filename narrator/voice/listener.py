@@ -64,7 +64,7 @@ from narrator.voice.denoise import Denoiser, make_denoiser
 from narrator.voice.echo import make_canceller
 from narrator.voice.mic import Endpointer, Mic, check_input
 from narrator.voice.spoken import echo_during
-from narrator.voice.unanswered import left_unanswered
+from narrator.voice.unanswered import began_hearing, left_unanswered
 
 MIN_CONFIDENCE = 0.25       # pocketsphinx, a short phrase ("next", "heads", "go back")
 MIN_CONFIDENCE_LONG = 0.4   # pocketsphinx, a phrase of more than LONG_PHONES phones
@@ -397,12 +397,14 @@ class Ears:
         event, audio = self.endpointer.push(frame, getattr(self.source, "gate", None), voiced)
         self._quiet_after += event == "silence"
         if event == "start":
+            began_hearing()
             self._grammar = grammars.build(expectation, self.recognizer.known, mode=mode,
                                            wake=self.listening == "wake", tracks=self.tracks)
             self.recognizer.start(self._grammar)
             if self._spelled is not None and hasattr(self.recognizer, "goes_on"):
                 self.recognizer.goes_on(self._spelled[0].free)  # the rest of a spelling
         if event == "void":  # a noise that rose, no voice: nothing to decode
+            left_unanswered("", "a steady noise that rose, no voice")
             self._grammar = None
             if hasattr(self.recognizer, "discard"):
                 self.recognizer.discard()
