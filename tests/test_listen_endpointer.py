@@ -149,6 +149,31 @@ def test_a_words_weaker_sounds_over_a_steady_noise_are_part_of_it():
     assert ends == [19, 11]
 
 
+def test_a_yes_said_as_a_read_back_ends_over_a_steady_noise_is_judged_against_the_room():
+    """Over the narration the echo suppressor takes a steady noise down with the narrator's
+    voice, and the floor falls with it; at the question the noise is back. A soft "yes"
+    (Festival's, pink noise 10 dB down: these are its levels, a read-back and the "yes" 0.7 s
+    after it) was judged against that: a room that swung as talk does and a floor still
+    climbing, and never started (said twice). The room heard at the last question, a steady
+    noise, is the bar at this one."""
+    steady = list(np.random.default_rng(1).uniform(1000, 1150, 150))
+    read_back = [404, 158, 159, 162, 188, 165, 168, 158, 162, 179, 382, 551, 377, 295, 294, 314,
+                 565, 702, 783, 857, 950, 1013, 1260, 479, 333, 216, 160, 184, 165, 174, 189,
+                 390, 778, 1071, 1107, 988, 1094, 1037]
+    then = [958, 928, 963, 1048, 1109, 1052, 1179, 1124, 980, 1260, 975, 1071, 1109, 1020, 1152,
+            1031, 1375]
+    yes = [1800, 2708, 3062, 2518, 3007, 3500, 4035, 6105, 2449]
+    ep = Endpointer()
+    ep.focusing = True  # the question before
+    assert "start" not in events(ep, steady)
+    ep.focusing = False  # the read-back
+    assert "start" not in events(ep, read_back)
+    ep.focusing = True
+    got = events(ep, then + yes + steady[:20])
+    assert got.count("start") == got.count("end") == 1 and got.index("start") >= len(then)
+    assert not ep.talking
+
+
 def test_the_talk_around_a_word_is_handed_on_as_silence():
     """Where others talk on, the recogniser gets the player's word and 150 ms either side of
     it; the rest of the utterance, their talk, is silence (Whisper writes what talk it is

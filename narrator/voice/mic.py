@@ -15,7 +15,8 @@ the audio just before kept as pre-roll) and ends after a short run of quiet fram
 when the listener says that what was heard is a phrase that cannot go on. Where others talk on
 around the table, the floor falls into the dips between their words; the room's median level
 (over its last 4 s outside utterances, and over any utterance cut for its length) then stands for
-the floor, so their talk neither holds a player's words open nor merges them. Where the room's
+the floor, so their talk neither holds a player's words open nor merges them. Floor and room over
+the narration (its residue through the suppressor) and at a question are each kept apart. Where the room's
 level swings as talk does (``talking``: words and gaps), an utterance hardly louder than that
 median is theirs (``distant``), not a player's at the microphone, and the recogniser gets the
 player's words and 150 ms either side of them, the talk around them as silence (``focusing``, not
@@ -124,14 +125,18 @@ class Endpointer:
         self._quiet = 0
         self._length = 0
         self._recent: deque[bytes] = deque(maxlen=self.preroll_frames)
-        self._room: deque[float] = deque(maxlen=self.room_frames)
         self.room = 0.0  # the room's median level: a floor where others talk on
         self.talking = False  # whether the room's level swings as talk does (``talk_swing``)
         self.hearing_room = True  # whether frames outside utterances count towards it (not
         # while the narrator reads into a microphone without an echo canceller: the ears)
         self._spoken: list[float] = []  # the levels of the utterance's frames
-        self.focusing = False  # whether to keep an utterance's audio to the player's words
-        # where others talk (``_focus``; the ears do, but not over the narration)
+        self._focusing = False
+        #: the room as heard over the narration (not ``focusing``) and at a question: each its
+        #: own floor and levels (``focusing``)
+        self._rooms: dict[bool, deque[float]] = {
+            key: deque(maxlen=self.room_frames) for key in (False, True)}
+        self._floors: dict[bool, float | None] = {False: None, True: None}
+        self._room = self._rooms[False]
         self._focused = False  # this utterance's is
         self._since_near = 0  # frames since the last as loud as a player at the microphone
         self.distant = False  # the last utterance was no louder than the room's talk
@@ -194,6 +199,29 @@ class Endpointer:
         return last[len(last) * 9 // 10] < self.hum_swing * max(last[len(last) // 10], 1.0)
 
     @property
+    def focusing(self) -> bool:
+        """Whether to keep an utterance's audio to the player's words where others talk
+        (``_focus``): the ears do, but not over the narration."""
+        return self._focusing
+
+    @focusing.setter
+    def focusing(self, focusing: bool) -> None:
+        """Over the narration the floor and the room's level are the narrator's residue through
+        the echo suppressor, which takes a steady noise down with its voice; at a question they
+        are the room's again. Each is kept apart, and taken up where it was left (once heard):
+        a question's answer, said as the narration ended, was judged against 4 s of suppressed
+        residue and risen noise, a swing that passed for talk over pink noise 10 dB down (the
+        steady bars off, the word's weaker sounds cut away)."""
+        if focusing == self._focusing:
+            return
+        self._floors[self._focusing] = self.floor
+        self._focusing, self._room = focusing, self._rooms[focusing]
+        if self._floors[focusing] is not None:
+            self.floor = self._floors[focusing]
+        if len(self._room) >= self.preroll_frames:
+            self._judge_room()
+
+    @property
     def quiet(self) -> int:
         """Quiet frames since the utterance's last loud one."""
         return self._quiet
@@ -230,10 +258,14 @@ class Endpointer:
     def _hear_room(self, levels) -> None:
         self._room.extend(levels)
         if len(self._room) >= self.preroll_frames:
-            ordered = sorted(self._room)  # once a frame: a fifth of numpy's time here
-            last = len(ordered) - 1
-            self.room = (ordered[last // 2] + ordered[len(ordered) // 2]) / 2  # the median
-            self.talking = ordered[last * 9 // 10] >= self.talk_swing * ordered[last // 10]
+            self._judge_room()
+
+    def _judge_room(self) -> None:
+        """The room's median level, and whether it swings as talk does."""
+        ordered = sorted(self._room)  # once a frame: a fifth of numpy's time here
+        last = len(ordered) - 1
+        self.room = (ordered[last // 2] + ordered[len(ordered) // 2]) / 2  # the median
+        self.talking = ordered[last * 9 // 10] >= self.talk_swing * ordered[last // 10]
 
     def _voiced(self, level: float, voiced: bytes | None) -> bool:
         """Whether a frame hardly over a steady noise is a voice: ``steady_end_ratio`` over the
