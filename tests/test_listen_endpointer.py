@@ -174,6 +174,20 @@ def test_a_yes_said_as_a_read_back_ends_over_a_steady_noise_is_judged_against_th
     assert not ep.talking
 
 
+def test_the_answers_said_at_questions_do_not_make_a_steady_room_swing_as_talk():
+    """An utterance's first loud frames are its own, not the room's: at questions over pink
+    noise 10 dB down the answers' first sounds filled a tenth of the room's 4 s, and it swung
+    as talk does (the steady bars off, the words' weaker sounds cut away)."""
+    ep = Endpointer()
+    ep.focusing = True
+    noise = list(np.random.default_rng(2).uniform(1000, 1150, 400))
+    answers = []
+    for i in range(8):  # an answer, then a little of the room, again and again
+        answers += [3500] * 8 + noise[i * 20:(i + 1) * 20]
+    got = events(ep, noise[:150] + answers)
+    assert got.count("start") == got.count("end") == 8 and not ep.talking
+
+
 def test_the_talk_around_a_word_is_handed_on_as_silence():
     """Where others talk on, the recogniser gets the player's word and 150 ms either side of
     it; the rest of the utterance, their talk, is silence (Whisper writes what talk it is

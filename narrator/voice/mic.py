@@ -288,6 +288,9 @@ class Endpointer:
             self.floor += rate * (level - self.floor)
         if self._loud < self.start_frames:
             return "silence", frame
+        if self.hearing_room:  # its first sounds are the utterance's, not the room's (a
+            for _ in range(min(self._loud, len(self._room))):  # question's answers made its
+                self._room.pop()  # room swing as talk)
         self.in_speech, self._loud, self._quiet = True, 0, 0
         self._spoken, self._since_near = [], 0
         self._length = len(self._recent)
