@@ -108,6 +108,12 @@ class Endpointer:
     # the noise out it is 0.7-3.4x the floor for 200 ms, the noise itself at most 0.25x (60 s,
     # at a fifth to eight times its loudness). The narrator's echo as it stops is a voice to RNNoise
     # too (0.6-1.2x), but hardly over the floor once suppressed (1.0-1.3x): it starts nothing
+    over_voice_ratio: float = 3.0  # over the narration, where the room at questions is a
+    # steady noise, a frame whose ``voiced`` is this far over the floor is a voice: the echo
+    # suppressor takes a player's "pause" down with the narrator's voice (pink noise 10 dB
+    # down: 1.3-2.2x the floor, once 4.6x), but the words the recogniser hears (the narrator's
+    # voice cancelled, not suppressed) with the noise taken out stand 3-6x over it; the
+    # narration alone reaches 3x for three frames twice in 8 minutes
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
     hum_frames: int = 33         # a second of an utterance whose frames' levels swing (90th
@@ -136,6 +142,7 @@ class Endpointer:
         self._rooms: dict[bool, deque[float]] = {
             key: deque(maxlen=self.room_frames) for key in (False, True)}
         self._floors: dict[bool, float | None] = {False: None, True: None}
+        self._talked = {False: False, True: False}  # whether each swung as talk, when left
         self._room = self._rooms[False]
         self._focused = False  # this utterance's is
         self._since_near = 0  # frames since the last as loud as a player at the microphone
@@ -214,7 +221,7 @@ class Endpointer:
         steady bars off, the word's weaker sounds cut away)."""
         if focusing == self._focusing:
             return
-        self._floors[self._focusing] = self.floor
+        self._floors[self._focusing], self._talked[self._focusing] = self.floor, self.talking
         self._focusing, self._room = focusing, self._rooms[focusing]
         if self._floors[focusing] is not None:
             self.floor = self._floors[focusing]
@@ -270,9 +277,18 @@ class Endpointer:
     def _voiced(self, level: float, voiced: bytes | None) -> bool:
         """Whether a frame hardly over a steady noise is a voice: ``steady_end_ratio`` over the
         floor, and with the noise taken out (``voiced``) still ``voice_share`` of it."""
-        return (self._steady and voiced is not None
-                and level >= self._threshold(self.steady_end_ratio)
-                and rms(voiced) >= max(self.voice_share * self.floor, self.min_level))
+        if voiced is None:
+            return False
+        if self._steady:
+            return (level >= self._threshold(self.steady_end_ratio)
+                    and rms(voiced) >= max(self.voice_share * self.floor, self.min_level))
+        return (not self.focusing and self._steady_at_questions
+                and rms(voiced) >= self._threshold(self.over_voice_ratio))
+
+    @property
+    def _steady_at_questions(self) -> bool:
+        """Whether the room heard at questions (``focusing``) is a steady noise, no talk."""
+        return len(self._rooms[True]) >= self.preroll_frames and not self._talked[True]
 
     def _silent(self, frame: bytes, level: float, voiced: bytes | None) -> tuple[str, bytes]:
         self._recent.append(frame)
