@@ -23,7 +23,9 @@ player's words and 150 ms either side of them, the talk around them as silence (
 over the narration). Where it is steady (a fan, a hum), no one is talking: a word's weaker sounds
 over it still count as the word (``_steady``), and a word hardly louder than it starts an
 utterance when the frame with the noise taken out (RNNoise: ``voiced``) is loud as well
-(``voice_share``). Either way, an utterance whose loud frames are hardly over the floor is
+(``voice_share``); over the narration, where the room at questions is steady, a frame so heard
+far over the floor does (``over_voice_ratio``: the suppressor takes a word down with the
+narrator's voice). Either way, an utterance whose loud frames are hardly over the floor is
 ``noisy`` (the ears read its answer back). A second of an utterance that hardly swings in level
 is the room's own sound risen over the floor (the narrator stopped, and the echo canceller's
 suppression of the room with it): it ends the utterance there, or voids it when that is all it
@@ -112,8 +114,8 @@ class Endpointer:
     # steady noise, a frame whose ``voiced`` is this far over the floor is a voice: the echo
     # suppressor takes a player's "pause" down with the narrator's voice (pink noise 10 dB
     # down: 1.3-2.2x the floor, once 4.6x), but the words the recogniser hears (the narrator's
-    # voice cancelled, not suppressed) with the noise taken out stand 3-6x over it; the
-    # narration alone reaches 3x for three frames twice in 8 minutes
+    # voice cancelled, not suppressed) with the noise taken out stand 3-6x over it; replayed
+    # over a whole game, it started nothing more outside the players' words
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
     hum_frames: int = 33         # a second of an utterance whose frames' levels swing (90th
