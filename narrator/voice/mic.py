@@ -15,12 +15,12 @@ the audio just before kept as pre-roll) and ends after a short run of quiet fram
 when the listener says that what was heard is a phrase that cannot go on. Where others talk on
 around the table, the floor falls into the dips between their words; the room's median level
 (over its last 4 s outside utterances, and over any utterance cut for its length) then stands for
-the floor, so their talk neither holds a player's words open nor merges them. Floor and room over
-the narration (its residue through the suppressor) and at a question are each kept apart. Where the room's
-level swings as talk does (``talking``: words and gaps), an utterance hardly louder than that
-median is theirs (``distant``), not a player's at the microphone, and the recogniser gets the
-player's words and 150 ms either side of them, the talk around them as silence (``focusing``, not
-over the narration). Where it is steady (a fan, a hum), no one is talking: a word's weaker sounds
+the floor, so their talk neither holds a player's words open nor merges them. Floor and room
+over the narration (its residue through the suppressor) and at a question are each kept apart.
+Where the room's level swings as talk does (``talking``: words and gaps), an utterance hardly
+louder than that median is theirs (``distant``), not a player's at the microphone, and the
+recogniser gets the player's words and 150 ms either side of them, the talk around them as
+silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is talking: a word's weaker sounds
 over it still count as the word (``_steady``), and a word hardly louder than it starts an
 utterance when the frame with the noise taken out (RNNoise: ``voiced``) is loud as well
 (``voice_share``); over the narration, where the room at questions is steady, a frame so heard
@@ -278,7 +278,8 @@ class Endpointer:
 
     def _voiced(self, level: float, voiced: bytes | None) -> bool:
         """Whether a frame hardly over a steady noise is a voice: ``steady_end_ratio`` over the
-        floor, and with the noise taken out (``voiced``) still ``voice_share`` of it."""
+        floor, and with the noise taken out (``voiced``) still ``voice_share`` of it; over the
+        narration in a room steady at its questions, ``voiced`` ``over_voice_ratio`` over it."""
         if voiced is None:
             return False
         if self._steady:
