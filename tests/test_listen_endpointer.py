@@ -188,38 +188,6 @@ def test_the_answers_said_at_questions_do_not_make_a_steady_room_swing_as_talk()
     assert got.count("start") == got.count("end") == 8 and not ep.talking
 
 
-def test_a_pause_the_suppressor_took_down_over_the_narration_starts_in_a_steady_noise():
-    """Over the narration in pink noise 10 dB down, flite slt's "pause" reached the endpointer
-    through the echo suppressor at 1.3-2.2x the floor (once 4.6x), and never started; what the
-    recogniser hears of it (the narrator's voice cancelled, not suppressed), the noise taken
-    out, stood 3-6x over the floor. That starts it where the room at questions is a steady
-    noise; not where it is talk (others' voices are voices to the denoiser too), nor for the
-    narration alone (these are its levels and the denoiser's, before the word)."""
-    rng = np.random.default_rng(4)
-    steady = list(rng.uniform(1000, 1150, 150))
-    talk = [1500, 1500, 1500, 300] * 40
-    narration = list(rng.uniform(830, 990, 60))
-    narration_voiced = [228, 67, 41, 38, 19, 588, 674, 722, 453, 574, 778, 475, 455, 318, 83, 42]
-    pause = [900, 1807, 1522, 1279, 1549, 2243, 4642, 1531, 996, 1018, 1050, 1086, 911, 911]
-    pause_voiced = [642, 2663, 3462, 3988, 3909, 4289, 4905, 4636, 3514, 638, 758, 638, 480, 144]
-    after = list(rng.uniform(830, 990, 30))
-
-    def heard(at_questions: list[float]) -> list[str]:
-        ep = Endpointer()
-        ep.focusing = True
-        events(ep, at_questions)
-        ep.focusing = False
-        levels = narration + pause + after
-        voiced = (narration_voiced * 4)[:len(narration)] + pause_voiced + [100] * len(after)
-        return [ep.push(frame(level), None, frame(v))[0] for level, v in zip(levels, voiced)]
-
-    got = heard(steady)
-    assert got.count("start") == 1 and got.index("start") in range(len(narration),
-                                                                     len(narration) + 5)
-    assert "start" not in heard(talk)
-    assert "start" not in heard(steady)[:len(narration)]
-
-
 def test_the_talk_around_a_word_is_handed_on_as_silence():
     """Where others talk on, the recogniser gets the player's word and 150 ms either side of
     it; the rest of the utterance, their talk, is silence (Whisper writes what talk it is

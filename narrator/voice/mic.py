@@ -20,16 +20,14 @@ over the narration (its residue through the suppressor) and at a question are ea
 Where the room's level swings as talk does (``talking``: words and gaps), an utterance hardly
 louder than that median is theirs (``distant``), not a player's at the microphone, and the
 recogniser gets the player's words and 150 ms either side of them, the talk around them as
-silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is talking: a word's weaker sounds
-over it still count as the word (``_steady``), and a word hardly louder than it starts an
-utterance when the frame with the noise taken out (RNNoise: ``voiced``) is loud as well
-(``voice_share``); over the narration, where the room at questions is steady, a frame so heard
-far over the floor does (``over_voice_ratio``: the suppressor takes a word down with the
-narrator's voice). Either way, an utterance whose loud frames are hardly over the floor is
-``noisy`` (the ears read its answer back). A second of an utterance that hardly swings in level
-is the room's own sound risen over the floor (the narrator stopped, and the echo canceller's
-suppression of the room with it): it ends the utterance there, or voids it when that is all it
-held, and is the floor from then on. A short quiet inside the utterance is a *pause* (the speaker
+silence (``focusing``, not over the narration). Where it is steady (a fan, a hum), no one is
+talking: a word's weaker sounds over it still count as the word (``_steady``), and a word hardly
+louder than it starts an utterance when the frame with the noise taken out (RNNoise:
+``voiced``) is loud as well (``voice_share``). Either way, an utterance whose loud frames are
+hardly over the floor is ``noisy`` (the ears read its answer back). A second of an utterance
+that hardly swings in level is the room's own sound risen over the floor (the narrator stopped,
+and the echo canceller's suppression of the room with it): it ends the utterance there, or voids
+it when that is all it held, and is the floor from then on. A short quiet inside the utterance is a *pause* (the speaker
 may have finished: a recogniser can start decoding ahead), and the next loud frame *resumes* it
 (what was decoded ahead is void).
 """
@@ -110,12 +108,6 @@ class Endpointer:
     # the noise out it is 0.7-3.4x the floor for 200 ms, the noise itself at most 0.25x (60 s,
     # at a fifth to eight times its loudness). The narrator's echo as it stops is a voice to RNNoise
     # too (0.6-1.2x), but hardly over the floor once suppressed (1.0-1.3x): it starts nothing
-    over_voice_ratio: float = 3.0  # over the narration, where the room at questions is a
-    # steady noise, a frame whose ``voiced`` is this far over the floor is a voice: the echo
-    # suppressor takes a player's "pause" down with the narrator's voice (pink noise 10 dB
-    # down: 1.3-2.2x the floor, once 4.6x), but the words the recogniser hears (the narrator's
-    # voice cancelled, not suppressed) with the noise taken out stand 3-6x over it; replayed
-    # over a whole game, it started nothing more outside the players' words
     noisy_ratio: float = 8.0  # an utterance whose loud frames (90th percentile) are not this
     # far (18 dB) over the floor was said in a noise near the voice (``noisy``)
     hum_frames: int = 33         # a second of an utterance whose frames' levels swing (90th
@@ -144,7 +136,6 @@ class Endpointer:
         self._rooms: dict[bool, deque[float]] = {
             key: deque(maxlen=self.room_frames) for key in (False, True)}
         self._floors: dict[bool, float | None] = {False: None, True: None}
-        self._talked = {False: False, True: False}  # whether each swung as talk, when left
         self._room = self._rooms[False]
         self._focused = False  # this utterance's is
         self._since_near = 0  # frames since the last as loud as a player at the microphone
@@ -223,7 +214,7 @@ class Endpointer:
         steady bars off, the word's weaker sounds cut away)."""
         if focusing == self._focusing:
             return
-        self._floors[self._focusing], self._talked[self._focusing] = self.floor, self.talking
+        self._floors[self._focusing] = self.floor
         self._focusing, self._room = focusing, self._rooms[focusing]
         if self._floors[focusing] is not None:
             self.floor = self._floors[focusing]
@@ -278,20 +269,10 @@ class Endpointer:
 
     def _voiced(self, level: float, voiced: bytes | None) -> bool:
         """Whether a frame hardly over a steady noise is a voice: ``steady_end_ratio`` over the
-        floor, and with the noise taken out (``voiced``) still ``voice_share`` of it; over the
-        narration in a room steady at its questions, ``voiced`` ``over_voice_ratio`` over it."""
-        if voiced is None:
-            return False
-        if self._steady:
-            return (level >= self._threshold(self.steady_end_ratio)
-                    and rms(voiced) >= max(self.voice_share * self.floor, self.min_level))
-        return (not self.focusing and self._steady_at_questions
-                and rms(voiced) >= self._threshold(self.over_voice_ratio))
-
-    @property
-    def _steady_at_questions(self) -> bool:
-        """Whether the room heard at questions (``focusing``) is a steady noise, no talk."""
-        return len(self._rooms[True]) >= self.preroll_frames and not self._talked[True]
+        floor, and with the noise taken out (``voiced``) still ``voice_share`` of it."""
+        return (self._steady and voiced is not None
+                and level >= self._threshold(self.steady_end_ratio)
+                and rms(voiced) >= max(self.voice_share * self.floor, self.min_level))
 
     def _silent(self, frame: bytes, level: float, voiced: bytes | None) -> tuple[str, bytes]:
         self._recent.append(frame)
