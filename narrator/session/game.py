@@ -11,8 +11,8 @@ from typing import Any, Iterable, Mapping
 
 from narrator.dice import Roller
 from narrator.events import (
-    CHOICES, CONFIRMS, Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said, Successes, Text, Unclear,
-    Utterance, Word,
+    CHOICES, CONFIRMS, Continue, Control, Dice, GameInput, Line, Number, ReadTrack, Said,
+    Successes, Text, Unclear, Utterance, Word,
 )
 from narrator.rules.base import AcceptDice, AcceptText, AcceptWords, Expectation, RulesInfo, Step
 from narrator.script.model import Script

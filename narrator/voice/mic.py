@@ -27,9 +27,9 @@ louder than it starts an utterance when the frame with the noise taken out (RNNo
 hardly over the floor is ``noisy`` (the ears read its answer back). A second of an utterance
 that hardly swings in level is the room's own sound risen over the floor (the narrator stopped,
 and the echo canceller's suppression of the room with it): it ends the utterance there, or voids
-it when that is all it held, and is the floor from then on. A short quiet inside the utterance is a *pause* (the speaker
-may have finished: a recogniser can start decoding ahead), and the next loud frame *resumes* it
-(what was decoded ahead is void).
+it when that is all it held, and is the floor from then on. A short quiet inside the utterance is
+a *pause* (the speaker may have finished: a recogniser can start decoding ahead), and the next
+loud frame *resumes* it (what was decoded ahead is void).
 """
 
 from __future__ import annotations
