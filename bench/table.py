@@ -94,6 +94,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import clips  # noqa: E402
 from audio_room import audio_room, missing_tools  # noqa: E402
 from by_ear import sounds_like  # noqa: E402
+from narrator.events import CHOICES  # noqa: E402
 from narrator.understand.spelling import DONE, MARK_NAMES, NAME_WORD, RADIO  # noqa: E402
 
 GAMES = ("slow-burn", "blades", "hell-for-leather", "intensity", "half-chance")
@@ -113,8 +114,8 @@ SPELL_AFTER = 2  # read-backs of a name refused before the table spells it
 OTHERWISE_AFTER = 2  # misses or refusals before an answer is said another way (after two
 # misses in a row the narrator says what it takes)
 SPELL_IT = "spell it"
-CHOICES = ("keep", "change")  # a player's reply to a change offered at a read-back
-REPLIES = ("yes",) + CHOICES  # what a player says to a read-back, not to a question
+REPLIES = ("yes",) + CHOICES  # what a player says to a read-back (CHOICES: to a change offered
+# at one), not to a question
 SLOWEST = 8  # the longest waits the report names, with what was said before each
 ANSWERING = ("asking", "confirming", "spelling")  # the narrator's modes when a question waits
 RESUME_ROUNDS = 3  # rounds of TRIES "resume" is said in before a paused run is given up

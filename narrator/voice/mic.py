@@ -136,7 +136,6 @@ class Endpointer:
         self._rooms: dict[bool, deque[float]] = {
             key: deque(maxlen=self.room_frames) for key in (False, True)}
         self._floors: dict[bool, float | None] = {False: None, True: None}
-        self._room = self._rooms[False]
         self._focused = False  # this utterance's is
         self._since_near = 0  # frames since the last as loud as a player at the microphone
         self.distant = False  # the last utterance was no louder than the room's talk
@@ -215,11 +214,15 @@ class Endpointer:
         if focusing == self._focusing:
             return
         self._floors[self._focusing] = self.floor
-        self._focusing, self._room = focusing, self._rooms[focusing]
+        self._focusing = focusing
         if self._floors[focusing] is not None:
             self.floor = self._floors[focusing]
-        if len(self._room) >= self.preroll_frames:
-            self._judge_room()
+        self._judge_room()
+
+    @property
+    def _room(self) -> deque[float]:
+        """The levels of the room heard as now: over the narration, or at a question."""
+        return self._rooms[self._focusing]
 
     @property
     def quiet(self) -> int:
@@ -257,11 +260,13 @@ class Endpointer:
 
     def _hear_room(self, levels) -> None:
         self._room.extend(levels)
-        if len(self._room) >= self.preroll_frames:
-            self._judge_room()
+        self._judge_room()
 
     def _judge_room(self) -> None:
-        """The room's median level, and whether it swings as talk does."""
+        """The room's median level, and whether it swings as talk does, once it is heard
+        (``preroll_frames``; till then they stay as they were)."""
+        if len(self._room) < self.preroll_frames:
+            return
         ordered = sorted(self._room)  # once a frame: a fifth of numpy's time here
         last = len(ordered) - 1
         self.room = (ordered[last // 2] + ordered[len(ordered) // 2]) / 2  # the median
