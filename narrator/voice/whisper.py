@@ -283,9 +283,9 @@ class Whisper:
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
         self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
         self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
-        self._asked_about: np.ndarray | None = None  # the frames of the last answer or
-        # command heard: what a read-back or "Did you say ...?" asks about (``said_again``)
-        self._asked_written = ""  # ... and its transcript (``written_again``)
+        self._asked: tuple[np.ndarray, str] | None = None  # the frames and transcript of the
+        # last answer or command heard: what a read-back or "Did you say ...?" asks about
+        # (``said_again``, ``written_again``)
         self._spoken: tuple | None = None  # the free text said aloud at this question: (the
         # question's free-text answers, [(encoder output, transcripts) of each saying])
         # (``respelled``, ``_heard_anew``)
@@ -383,13 +383,12 @@ class Whisper:
             return text, confidence, free
         yes = grammar.same(text, "yes")
         confirming = grammar.mode == "confirming"
-        if yes and confirming and self._asked_about is not None and (
-                said_again(said, self._asked_about, noisy)
-                or noisy and written_again(free, self._asked_written)):
+        asked = self._asked
+        if yes and confirming and asked is not None and (
+                said_again(said, asked[0], noisy) or noisy and written_again(free, asked[1])):
             return "no", 1.0, f"{free} (the words asked about, said again)"
         if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
-            self._asked_about = said
-            self._asked_written = free
+            self._asked = (said, free)
         return text, confidence, free
 
     def _decode_pcm(self, pcm: bytes, grammar
