@@ -10,6 +10,7 @@ import json
 import queue
 import threading
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -461,6 +462,20 @@ def test_an_answer_said_again_at_its_read_back_is_a_no(clip_dir, whisper, word, 
     yes = hear_file(whisper, clips.make_clip(clip_dir, "yes", None, voice, snr_db=10).path,
                     confirm, mode="confirming")
     assert yes["command"] == "yes" and yes["sure"], yes
+
+
+def test_an_answer_refused_at_its_read_back_is_not_heard_again_when_said_again(clip_dir,
+                                                                             whisper):
+    """In pink noise Half-Chance's bench read "beast" back to flite awb's "keep" again and
+    again: each saying was written "Beast.", refused, and "keep" was typed in the end. An
+    answer refused at its read-back here (``Expectation.passed``) is passed over: flite slt's
+    "heads", 5 dB over the noise, is heard as tails; tails refused, the same words said again
+    are heads, read back (unsure), not tails once more."""
+    said = clips.make_clip(clip_dir, "heads", None, "flite:slt", snr_db=5, retold=(0.92, 40))
+    first = hear_file(whisper, said.path, COIN)
+    assert first["command"] == "tails", first
+    again = hear_file(whisper, said.path, replace(COIN, passed=Word("tails")))
+    assert again["command"] == "heads" and not again["sure"], again
 
 
 def test_a_yes_written_just_as_its_answer_was_is_a_no(whisper):

@@ -103,6 +103,7 @@ class Ears:
         self.script = list(script)
         self.engine = engine
         self.heard: list[tuple[str, str]] = []  # (mode, echo) of every listen that heard
+        self.passed: list = []  # what each listen that heard was told to pass over
 
     def listen(self, expectation, *, mode="asking", echo="", timeout=None):
         if mode == "reading":
@@ -112,6 +113,7 @@ class Ears:
         want, text, *how = self.script.pop(0)
         assert want == mode, f"heard {text!r} for {want}, but the loop listens in {mode}"
         self.heard.append((mode, echo))
+        self.passed.append(expectation.passed)
         sure = how[0] if how else True
         engine = how[1] if len(how) > 1 else self.engine
         return Utterance(text, understand(text, expectation, mode), 0.9, engine, sure)
@@ -180,6 +182,7 @@ class InTurnEars(Ears):
             return None
         text = self.script.pop(0)
         self.heard.append((mode, echo))
+        self.passed.append(expectation.passed)
         return Utterance(text, understand(text, expectation, mode), 0.9, self.engine, True)
 
 
@@ -690,6 +693,20 @@ def test_an_unsure_yes_is_asked_for_again_aloud():
         [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
          ("confirming", "yes", False), ("confirming", "yes")])
     assert 'Heard "yes"? Say it again to be sure.' in mouth.spoken
+
+
+def test_the_answer_last_refused_at_its_read_back_is_passed_over_until_an_answer_is_taken():
+    """Refused at "I heard 3 and 4. Right?", the dice are what the ears pass over when the
+    table says them again (``Expectation.passed``; a recogniser then reads back its next
+    likeliest); only the last refused is, so 3 and 4 can be said again after 5 and 6 is
+    refused; once an answer is taken, nothing is."""
+    _, journal, _, _, ears, _ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False), ("confirming", "no"),
+         ("asking", "5 and 6", False), ("confirming", "no"), ("asking", "3 and 4"),
+         ("asking", "1 and 2")])
+    assert ears.passed == [None, None, None, None, Dice((3, 4)), Dice((3, 4)), Dice((5, 6)),
+                           None]
+    assert journal.lines[-2:] == [Dice((3, 4)), Dice((1, 2))]
 
 
 ROLLED = ("asking", "next"), ("asking", "2"), ("asking", "roll for me", False)

@@ -80,6 +80,7 @@ class Session:
         self._staged: Step | None = None
         self._spelling = False  # "spell it" was said: the next answer is spelled
         self._heard_here: list[str] = []  # free text heard by voice at this question
+        self._passed: GameInput | None = None  # the answer last refused at its read-back here
         self._last_input: GameInput | None = None
         self.last_said: list[Said] = []
 
@@ -90,12 +91,13 @@ class Session:
         """What is legal now (yes/no or a corrected answer while an input waits to be
         confirmed; keep or change while a change is offered). A free-text answer is told the
         proper nouns it may hold (the script's ``names`` and those in the table's earlier
-        free-text answers) and what it was heard as here and not taken."""
+        free-text answers) and what it was heard as here and not taken; any other answer, the
+        one last refused at its read-back here (``Expectation.passed``)."""
         if self._offered is not None:
             return self._choosing()
         expected = self._confirming() if self._pending else self.rules.expects(self.state)
         if expected.find(AcceptText) is None:
-            return expected
+            return replace(expected, passed=self._passed)
         names = self.script.names + proper_nouns(i.text for i in self.inputs
                                                   if isinstance(i, Text))
         return replace(expected, accepts=tuple(
@@ -157,13 +159,13 @@ class Session:
         assert self._last_input is not None
         self.inputs.append(self._last_input)
         self.state = step.state
-        self._heard_here = []
+        self._heard_here, self._passed = [], None
         return self._remember(self._say(step.say) + self._prompt())
 
     def undo(self) -> list[Said]:
         """Take back the last input (call after the undo was journaled)."""
         self._drop()
-        self._spelling, self._heard_here = False, []
+        self._spelling, self._heard_here, self._passed = False, [], None
         self.inputs.pop()
         self._rebuild()
         return self._remember([Said("Taken back.", "info")] + self._prompt())
@@ -271,7 +273,11 @@ class Session:
         return Outcome(self._refusal(f'"{word}" could mean either.'))
 
     def _neither(self) -> Outcome:
-        """"no" to a read-back or a change offered: both dropped, the question again."""
+        """"no" to a read-back or a change offered: both dropped, the question again; an
+        answer other than free text is remembered as refused here (``Expectation.passed``)."""
+        assert self._pending is not None
+        if not isinstance(self._pending[0], Text):
+            self._passed = self._pending[0]
         self._drop()
         return Outcome([Said("Then say it again.", "info")] + self._prompt())
 

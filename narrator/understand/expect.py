@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
-from narrator.events import Line
+from narrator.events import GameInput, Line
 
 
 @dataclass(frozen=True)
@@ -81,11 +81,15 @@ class Expectation:
 
     An empty ``accepts`` means the game is over. ``why``: one line saying why the game waits
     for this answer ("The job roll decides whether the spy's plan works"), for "what now".
+    ``passed``: the answer last read back and refused at this question (not free text, which
+    has ``AcceptText.refused``): said again and heard as that once more, a recogniser that
+    scores its candidates reads back its next likeliest instead.
     """
 
     prompt: Line
     accepts: tuple[Accept, ...]
     why: Line | None = None
+    passed: GameInput | None = None
 
     @property
     def over(self) -> bool:

@@ -125,6 +125,12 @@ class Grammar:
         (``AcceptText.refused``)."""
         return self._text_field("refused")
 
+    def passed(self, phrase: str) -> bool:
+        """Whether the phrase means the answer read back and refused at this question
+        (``Expectation.passed``)."""
+        refused = self.expectation.passed if self.expectation else None
+        return refused is not None and not self.free and self._meaning(phrase) == refused
+
     def _text_field(self, field: str) -> tuple[str, ...]:
         accepts = self.expectation.accepts if self.free and self.expectation else ()
         return tuple(dict.fromkeys(n for a in accepts if isinstance(a, AcceptText)

@@ -72,6 +72,12 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    artefacts), but where Whisper is unsure of the raw audio it is often sure of the cleaned
    one. The room is judged once, on the raw audio (cleaned audio always measures quiet).
 
+An answer the table refused at its read-back at this question (``Expectation.passed``: the
+last one) is no candidate when the answer is said again: the next likeliest is, read back
+(at most GUESSED) when the answer refused explains the audio better. In pink noise flite awb's
+"keep" at a question also taking "beast" was written "Beast." again and again, read back and
+refused, until the table typed it.
+
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
 encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player
 refused the read-back by saying the answer once more, and Whisper wrote it "Yes." over the
@@ -532,7 +538,8 @@ class Whisper:
         said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
         heard = [said] + free[1:]
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
-        legal = list(dict.fromkeys(normalise(t) for t in heard if grammar.matches(t)))
+        legal = list(dict.fromkeys(normalise(t) for t in heard
+                                   if grammar.matches(t) and not grammar.passed(t)))
         if weigh and legal == [normalise(said)] and not _doubled(legal[0]) and not (
                 grammar.mode == "confirming" and noisy):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
@@ -541,15 +548,20 @@ class Whisper:
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
             grammar, [once(t) for t in free]) + (self._dice_heard(grammar, speech)
                                                  if weigh and not legal else [])))
+        passed = [c for c in candidates if grammar.passed(c)]
+        candidates = [c for c in candidates if c not in passed]
         if not candidates:
             return "", 0.0, once(best)
         said_words = normalise(once(best)).split()
         scores = self._score(speech, head, [[best]] + [
             self._forms(c) + (self._forms(carried_form(said_words, c))[:1]
-                              if grammar.answer(c) else []) for c in candidates])
+                              if grammar.answer(c) else []) for c in candidates + passed])
+        kept = scores[1:len(candidates) + 1]
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
-        chosen, confidence = choose_now(grammar, candidates, scores[1:], scores[0], said,
+        chosen, confidence = choose_now(grammar, candidates, kept, scores[0], said,
                                         awaited if brief else ())
+        if max(scores[len(candidates) + 1:], default=-np.inf) > kept[candidates.index(chosen)]:
+            confidence = min(confidence, GUESSED)  # heard as the answer refused: read back
         if confidence < GUESSED:  # Whisper scores spellings, not sounds
             listed = {normalise(w) for w in grammar.listed()}
             alike = [c for c in candidates if c in listed and sounds_alike(once(best), c)]
