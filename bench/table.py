@@ -910,11 +910,12 @@ class Players:
     def resume(self, mark: int) -> None:
         """Let "Paused. Say resume to go on." (from event ``mark`` on) end, as a table would
         (its own "resume" is no command: the self-trigger guard drops what it is saying), then
-        "resume" until the narrator goes on."""
+        "resume" until the narrator goes on: it listens no longer as paused (it reads, a
+        question's prompt too, or asks)."""
         self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
         self.hold(1.0)
-        if not any(self.control("resume", lambda e: e["event"] == "said" and e["kind"]
-                                in ("heading", "line") or asked(e)) is not None
+        if not any(self.control("resume", lambda e: e["event"] == "expect" and e["mode"]
+                                != "paused" or game_over(e)) is not None
                    for _ in range(RESUME_ROUNDS)) \
                 and self.stream.wait(0, game_over, 0) is None:  # the run ends, not completed
             raise Stuck("resume never heard while paused")

@@ -562,6 +562,48 @@ def test_a_pause_no_one_meant_just_before_an_answer_is_resumed_not_waited_out(tm
     assert [words for words, *_ in said] == ["2", "resume", "2"]
 
 
+def test_a_resume_that_goes_on_with_the_questions_prompt_is_not_said_again(tmp_path,
+                                                                           monkeypatch):
+    """Half-Chance at 10 dB: resumed, the narrator read its question's prompt again, and the
+    table, waiting for a line or the question, took an echo left unanswered meanwhile for its
+    "resume" left so, said "resume" again at the question, and its answer "2", said over the
+    read-back of that (heard "open"), was heard as its yes. The narrator listening no longer as
+    paused is the resume done."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("NOTHING_BACK", 0.5), ("QUIET", 3.0)):
+        monkeypatch.setattr(bench, name, seconds)
+    two = {"type": "Number", "value": 2}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "paused", "text": "2.",
+          "meaning": {"type": "Unclear", "heard": "2.", "reason": "I didn't catch that."}},
+         {"event": "said", "kind": "state", "text": "Didn't catch that."}],
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}},
+         {"event": "expect", "mode": "reading"},
+         {"event": "ignored", "text": "Yeah.", "phrase": "eight", "confidence": 0.066,
+          "seconds": 2.85, "why": "table talk or the narrator's echo"},
+         {"event": "said", "kind": "prompt", "text": "How long a game?"}],
+        [{"event": "applied", "input": two}, {"event": "expect", "mode": "asking"}]])
+    with (tmp_path / "events.jsonl").open("a") as file:
+        for event in ({"event": "state", "name": "paused"},
+                      {"event": "spoken", "text": bench.PAUSED}):
+            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+
+    def asked() -> None:  # the prompt read to its end, past the table's patience with echo
+        with (tmp_path / "events.jsonl").open("a") as file:
+            file.write(json.dumps({"event": "expect", "mode": "asking", "t": 4.0}) + "\n")
+    question = threading.Timer(3.0, asked)
+    try:
+        assert stream.wait(0, bench.paused, 5.0) is not None
+        players.cursor = len(stream.events)  # the table saw the question before the pause
+        question.start()
+        assert players.answer(bench.Step("2", two, [two]))
+    finally:
+        question.cancel()
+        stream.close()
+    assert [words for words, *_ in said] == ["2", "resume", "2"]
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
