@@ -642,7 +642,8 @@ class Players:
             got = got or self.outcome(begin, *(self.type(typed_as, ready=True) if typing
                                                else self.say(words_now, ready=True)),
                                       said=None if typing else words_now)
-            heard = got["heard"] if got["heard"] is not None else heard
+            unclear = (got["heard"] or {}).get("type") == "Unclear"  # "Didn't catch that."
+            heard = got["heard"] if got["heard"] is not None and not unclear else heard
             if got["applied"]:
                 verdicts = [judged(a, w, self.respelled)
                             for a, w in zip(got["applied"], step.applied)]
@@ -693,6 +694,11 @@ class Players:
                 continue
             if neither and got["mode"] == "asking":
                 words_now, neither = again(step, failed), False
+                continue
+            if got["mode"] == "confirming" and unclear:  # the reply unheard: said again
+                self.tally.misses += 1
+                self.tally.repeats += 1
+                self.finding(words_now, got["heard_text"])
                 continue
             if got["mode"] == "confirming":
                 if judged(heard, step.meaning, self.respelled) or (same(heard, ROLL)

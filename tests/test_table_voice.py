@@ -488,6 +488,26 @@ def test_an_answer_said_over_a_read_back_and_taken_gets_no_reply(tmp_path, monke
     assert (tally.needed, tally.first, tally.wrong) == (1, 1, 0)
 
 
+def test_a_yes_the_narrator_did_not_catch_is_said_again(tmp_path, monkeypatch):
+    """Half-Chance at 10 dB: flite awb's yes to "I heard discard trap. Right?" was not caught
+    ("worse.": "Didn't catch that."), and the table said "discard trap" again, as to a wrong
+    read-back: the narrator took the answer said again as a no. A table says its yes again."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    trap = {"type": "Word", "word": "discard trap", "number": None}
+    said, tally = answered(bench, tmp_path, [bench.Step("discard trap", trap, [trap])], [
+        [{"event": "heard", "mode": "asking", "meaning": trap, "text": "discard trap"},
+         {"event": "said", "kind": "readback", "text": "I heard discard trap. Right?"},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "text": "worse.", "meaning": {
+            "type": "Unclear", "heard": "worse.", "reason": "I didn't catch that."}},
+         {"event": "said", "kind": "state", "text": "Didn't catch that."},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "applied", "input": trap}, {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said] == ["discard trap", "yes", "yes"]
+    assert (tally.first, tally.rejected, tally.misses) == (1, 0, 1)
+
+
 def test_a_keep_heard_as_something_else_four_times_is_typed(tmp_path, monkeypatch):
     """At 10 dB flite awb's "keep" to "Keep 'Blue', or change it to 'Nice'?" was heard "yeah"
     ten times in a row; the table never typed it, gave up, and the run ended there."""
