@@ -95,8 +95,9 @@ class Mouth:
 
 
 class Ears:
-    """Hears a script of (mode, text[, sure[, engine]]) in order: a line meant for another mode
-    is an error, except that while reading, lines for other modes simply are not heard yet."""
+    """Hears a script of (mode, text[, sure[, engine[, transcript]]]) in order: a line meant
+    for another mode is an error, except that while reading, lines for other modes simply are
+    not heard yet."""
 
     def __init__(self, mouth: Mouth | None, script, engine="whisper"):
         self.mouth = mouth
@@ -116,7 +117,8 @@ class Ears:
         self.passed.append(expectation.passed)
         sure = how[0] if how else True
         engine = how[1] if len(how) > 1 else self.engine
-        return Utterance(text, understand(text, expectation, mode), 0.9, engine, sure)
+        written = how[2] if len(how) > 2 else ""  # the transcript, when not ``text``
+        return Utterance(text, understand(text, expectation, mode), 0.9, engine, sure, written)
 
 
 def play(script, mouth=None, rules=INFO, engine="whisper", game=SCRIPT):
@@ -707,6 +709,23 @@ def test_the_answer_last_refused_at_its_read_back_is_passed_over_until_an_answer
     assert ears.passed == [None, None, None, None, Dice((3, 4)), Dice((3, 4)), Dice((5, 6)),
                            None]
     assert journal.lines[-2:] == [Dice((3, 4)), Dice((1, 2))]
+
+
+def test_an_unsure_yes_written_another_way_the_second_time_is_asked_about_again():
+    """At 10 dB a table refused "long road" by saying "the fog" again and again: Whisper wrote
+    "It's done.", then "Ta.", each fitted to an unsure "yes", and the two took "long road".
+    An unsure yes confirms only when written the same way again."""
+    heard_twice = 'Heard "yes"? Say it again to be sure.'
+    _, journal, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "yes", False, "whisper", "It's done."),
+         ("confirming", "yes", False, "whisper", "Ta.")])
+    assert mouth.spoken.count(heard_twice) == 2 and len(journal.lines) == 2
+    _, journal, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "yes", False, "whisper", "Yes?"),
+         ("confirming", "yes", False, "whisper", "Yes.")])
+    assert mouth.spoken.count(heard_twice) == 1 and journal.lines[-1] == Dice((3, 4))
 
 
 ROLLED = ("asking", "next"), ("asking", "2"), ("asking", "roll for me", False)

@@ -275,15 +275,16 @@ class Table:
         when heard twice (a short tone, such as an earcon heard back, can pass for "no"): None
         when it acts now; the first time, what to say aloud (a table that cannot see the
         screen hears it). Go back and roll are asked about instead (``checked``) where the
-        table answers. A reply must be heard as the same words again: at 10 dB a table said
-        "clocks" twice to refuse "clock", Whisper wrote "yeah", then "right", and the two
-        unsure yeses took "clock" (a "yes" said twice was written "yes" twice in 125 such
-        repeats of the table runs)."""
+        table answers. A reply must be heard as the same words again, written the same way: at
+        10 dB a table said "clocks" twice to refuse "clock", Whisper wrote "yeah", then
+        "right", and the two unsure yeses took "clock" (a "yes" said twice was written "yes"
+        twice in 125 such repeats of the table runs); a table said "the fog" twice to refuse
+        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes"."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         weighty = word in WEIGHTY and not (isinstance(meaning, Word)
                                            and self.session.mode != "confirming")
-        said = normalise(heard.text) if isinstance(meaning, Word) else word
+        said = normalise(heard.transcript or heard.text) if isinstance(meaning, Word) else word
         if not self._first_hearing(said, weighty and not heard.sure):
             return None
         return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]
