@@ -33,14 +33,15 @@ question is asked or to interrupt:
 * a miss ("didn't catch that"; nothing heard: UNHEARD seconds after words the narrator never
   began to hear (no ``hearing`` event), QUIET after words it began to; or an utterance the
   narrator left unanswered (its ``ignored`` event) and NOTHING_BACK seconds of silence after
-  it) is said again, and
+  it) is said again (a "yes" to a read-back too), and
   after OTHERWISE_AFTER misses or refusals another way when the narrator's help gives one
   ("zero" for "none"); an
   answer not heard by voice in TRIES tries is typed, as the read-back invites (so is a
   "keep" or "change" heard as something else TRIES times in a row)
   (``--no-typing``: the run stops there), and counted: the game is then not completed by
   voice alone;
-* interruptions: "pause" then "resume" over one passage in four, "repeat" over one in ten (not
+* interruptions: "pause" then "resume" (until the narrator no longer listens as paused) over one
+  passage in four, "repeat" over one in ten (not
   said again once a question is asked), and "go back" at one question in eight (then the
   answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,

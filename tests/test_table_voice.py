@@ -552,6 +552,29 @@ def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_pat
     assert (tally.needed, tally.first, tally.misses) == (1, 1, 0)
 
 
+def paused_before_an_answer(bench, tmp_path, resumed):
+    """A table in a ``scripted`` room where "wait" paused the game as a question began, and
+    the player's "2" came after it ("didn't catch that", paused); the room answers the table's
+    "resume" with ``resumed`` (after the narrator's "resume" heard) and the answer said again
+    by taking it. The players (who saw the question before the pause), what they say, the
+    stream, and the answer's step."""
+    two = {"type": "Number", "value": 2}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "paused", "text": "2.",
+          "meaning": {"type": "Unclear", "heard": "2.", "reason": "I didn't catch that."}},
+         {"event": "said", "kind": "state", "text": "Didn't catch that."}],
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}}, *resumed],
+        [{"event": "applied", "input": two}, {"event": "expect", "mode": "asking"}]])
+    with (tmp_path / "events.jsonl").open("a") as file:
+        for event in ({"event": "state", "name": "paused"},
+                      {"event": "spoken", "text": bench.PAUSED}):
+            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+    assert stream.wait(0, bench.paused, 5.0) is not None
+    players.cursor = len(stream.events)
+    return players, said, stream, bench.Step("2", two, [two])
+
+
 def test_a_pause_no_one_meant_just_before_an_answer_is_resumed_not_waited_out(tmp_path,
                                                                               monkeypatch):
     """Slow Burn: "wait" was heard as a question began and paused the game, before the
@@ -560,23 +583,10 @@ def test_a_pause_no_one_meant_just_before_an_answer_is_resumed_not_waited_out(tm
     bench = bench_table()
     for name, seconds in (("REACTION", 0.0), ("PATIENCE", 3.0), ("QUIET", 3.0)):
         monkeypatch.setattr(bench, name, seconds)
-    two = {"type": "Number", "value": 2}
-    players, said, stream = scripted(bench, tmp_path, [
-        [{"event": "heard", "mode": "paused", "text": "2.",
-          "meaning": {"type": "Unclear", "heard": "2.", "reason": "I didn't catch that."}},
-         {"event": "said", "kind": "state", "text": "Didn't catch that."}],
-        [{"event": "heard", "mode": "paused", "text": "resume",
-          "meaning": {"type": "Control", "name": "resume", "arg": None}},
-         {"event": "expect", "mode": "asking"}],
-        [{"event": "applied", "input": two}, {"event": "expect", "mode": "asking"}]])
-    with (tmp_path / "events.jsonl").open("a") as file:
-        for event in ({"event": "state", "name": "paused"},
-                      {"event": "spoken", "text": bench.PAUSED}):
-            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+    players, said, stream, answer = paused_before_an_answer(
+        bench, tmp_path, [{"event": "expect", "mode": "asking"}])
     try:
-        assert stream.wait(0, bench.paused, 5.0) is not None
-        players.cursor = len(stream.events)  # the table saw the question before the pause
-        assert players.answer(bench.Step("2", two, [two]))
+        assert players.answer(answer)
     finally:
         stream.close()
     assert [words for words, *_ in said] == ["2", "resume", "2"]
@@ -592,32 +602,19 @@ def test_a_resume_that_goes_on_with_the_questions_prompt_is_not_said_again(tmp_p
     bench = bench_table()
     for name, seconds in (("REACTION", 0.0), ("NOTHING_BACK", 0.5), ("QUIET", 3.0)):
         monkeypatch.setattr(bench, name, seconds)
-    two = {"type": "Number", "value": 2}
-    players, said, stream = scripted(bench, tmp_path, [
-        [{"event": "heard", "mode": "paused", "text": "2.",
-          "meaning": {"type": "Unclear", "heard": "2.", "reason": "I didn't catch that."}},
-         {"event": "said", "kind": "state", "text": "Didn't catch that."}],
-        [{"event": "heard", "mode": "paused", "text": "resume",
-          "meaning": {"type": "Control", "name": "resume", "arg": None}},
-         {"event": "expect", "mode": "reading"},
-         {"event": "ignored", "text": "Yeah.", "phrase": "eight", "confidence": 0.066,
-          "seconds": 2.85, "why": "table talk or the narrator's echo"},
-         {"event": "said", "kind": "prompt", "text": "How long a game?"}],
-        [{"event": "applied", "input": two}, {"event": "expect", "mode": "asking"}]])
-    with (tmp_path / "events.jsonl").open("a") as file:
-        for event in ({"event": "state", "name": "paused"},
-                      {"event": "spoken", "text": bench.PAUSED}):
-            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+    players, said, stream, answer = paused_before_an_answer(bench, tmp_path, [
+        {"event": "expect", "mode": "reading"},
+        {"event": "ignored", "text": "Yeah.", "phrase": "eight", "confidence": 0.066,
+         "seconds": 2.85, "why": "table talk or the narrator's echo"},
+        {"event": "said", "kind": "prompt", "text": "How long a game?"}])
 
     def asked() -> None:  # the prompt read to its end, past the table's patience with echo
         with (tmp_path / "events.jsonl").open("a") as file:
             file.write(json.dumps({"event": "expect", "mode": "asking", "t": 4.0}) + "\n")
     question = threading.Timer(3.0, asked)
+    question.start()
     try:
-        assert stream.wait(0, bench.paused, 5.0) is not None
-        players.cursor = len(stream.events)  # the table saw the question before the pause
-        question.start()
-        assert players.answer(bench.Step("2", two, [two]))
+        assert players.answer(answer)
     finally:
         question.cancel()
         stream.close()
