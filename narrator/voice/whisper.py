@@ -402,16 +402,16 @@ class Whisper:
                     ) -> tuple[str, float, str, float, np.ndarray, tuple, bool]:
         """Decode the utterance; in a noisy room also, at the same time on CTranslate2's other
         worker, the utterance cleaned by RNNoise (``_cleaned``), whose answer is kept when the
-        raw one was not sure and it is more confident (a second opinion; none for free text or
-        a spelling). The room is judged once, on the raw audio: cleaned audio always measures
-        quiet. Last, the raw utterance's encoder ``frames`` (``said_again``), its encoder
-        output over the speech with Whisper's transcripts (``respelled``), and whether the
-        room was noisy."""
+        raw one was not sure and it is more confident (a second opinion; none for free text,
+        spelled or not). The room is judged once, on the raw audio: cleaned audio always
+        measures quiet. Last, the raw utterance's encoder ``frames`` (``said_again``), its
+        encoder output over the speech with Whisper's transcripts (``respelled``), and whether
+        the room was noisy."""
         pcm = pcm[:2 * RATE * self.window]
         samples = _samples(pcm)
         noisy = noisy_room(samples * 32768)
         second = (self._beside.submit(self._cleaned, pcm, grammar) if noisy and not grammar.free
-                  and grammar.mode != "spelling" else None)
+                  else None)
         encoded = self._encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
         speech = _speech(encoded, samples, self._model.model.n_mels)
