@@ -727,6 +727,18 @@ def test_an_unsure_yes_written_another_way_the_second_time_is_asked_about_again(
     assert mouth.spoken.count(heard_twice) == 1 and journal.lines[-1] == Dice((3, 4))
 
 
+def test_an_unsure_no_refuses_when_heard_again_however_written():
+    """flite awb's "tails", said at 10 dB to refuse "heads", was written "They move.", then
+    "They know.", then "They moved.": each an unsure "no", asked about a dozen times over
+    while only the writing differed. A no only refuses: heard twice, it does."""
+    _, journal, _, mouth, *_ = play(
+        [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False),
+         ("confirming", "no", False, "whisper", "They move."),
+         ("confirming", "no", False, "whisper", "They know."), ("asking", "5 and 6")])
+    assert mouth.spoken.count('Heard "no"? Say it again to be sure.') == 1
+    assert journal.lines[-1] == Dice((5, 6))
+
+
 ROLLED = ("asking", "next"), ("asking", "2"), ("asking", "roll for me", False)
 
 

@@ -279,12 +279,16 @@ class Table:
         10 dB a table said "clocks" twice to refuse "clock", Whisper wrote "yeah", then
         "right", and the two unsure yeses took "clock" (a "yes" said twice was written "yes"
         twice in 125 such repeats of the table runs); a table said "the fog" twice to refuse
-        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes"."""
+        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes". Not a no,
+        which only refuses (flite awb's "tails", said to refuse "heads", was written "They
+        move.", "They know.", "They moved." and "Thank you.", an unsure "no" each time, and
+        asked about again and again)."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         weighty = word in WEIGHTY and not (isinstance(meaning, Word)
                                            and self.session.mode != "confirming")
-        said = normalise(heard.transcript or heard.text) if isinstance(meaning, Word) else word
+        written = isinstance(meaning, Word) and word != "no"
+        said = normalise(heard.transcript or heard.text) if written else word
         if not self._first_hearing(said, weighty and not heard.sure):
             return None
         return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]
