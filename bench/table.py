@@ -29,7 +29,9 @@ question is asked or to interrupt:
   twins" has no other way at a table with no hand free; spelled again, the other way the
   prompt offers: "R. I. K. A. R. D. space. ... Done."), until TRIES are spent, and counted;
   an input the table did not give is undone with "go back" and answered again; a "yes" heard
-  as a no (the question asked again) is followed by the answer;
+  as a no (the question asked again) is followed by the answer; asked to say "yes, that's
+  right" (a yes written as the answer was), a player who said yes says so, one who said the
+  answer again says "no";
 * a miss ("didn't catch that"; nothing heard: UNHEARD seconds after words the narrator never
   began to hear (no ``hearing`` event), QUIET after words it began to; or an utterance the
   narrator left unanswered (its ``ignored`` event) and NOTHING_BACK seconds of silence after
@@ -126,6 +128,9 @@ REACTION = 0.4  # seconds a player takes to start answering after the listening 
 #: same sound twice (a synthetic voice would otherwise say it alike, and be misheard alike)
 AGAIN = ((1.0, 0), (0.92, 40), (0.88, -40), (0.85, 20))
 DOUBT = "Say it again to be sure."
+#: narrator.session.loop: a yes written as the answer was, asked for another way
+OTHER_YES = 'if I heard it right, or "no".'
+YES_IN_WORDS = "yes, that's right"  # what it asks for
 #: narrator.session.loop: an answer heard over the narration, read back at its question
 HELD = ": read back when the question comes."
 MISSED = "Didn't catch that."
@@ -670,6 +675,14 @@ class Players:
                 continue
             if got["ended"]:
                 return not step.applied
+            if got["other_yes"]:  # a yes that sounded like the answer: in more words, or no
+                self.tally.repeats += 1
+                first = False
+                if words_now not in ("yes", YES_IN_WORDS):  # the answer again, to refuse it
+                    words_now, failed, neither = "no", failed + 1, True
+                else:
+                    words_now = YES_IN_WORDS
+                continue
             if got["doubt"]:  # "Say it again to be sure": the same words again
                 self.tally.repeats += 1
                 first = False
@@ -748,7 +761,7 @@ class Players:
         heard is what a read-back will say: an answer held over the narration counts."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "check": False, "ended": False, "choice": None,
-                               "undone": False, "changed": None}
+                               "undone": False, "changed": None, "other_yes": False}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -772,6 +785,8 @@ class Players:
                 got["undone"] = True
             elif event["event"] == "said" and event["text"].endswith(DOUBT):
                 got["doubt"] = True
+            elif event["event"] == "said" and event["text"].endswith(OTHER_YES):
+                got["other_yes"] = True
             elif checking(event):
                 got["check"] = True
             elif event["event"] == "said" and event["text"].startswith(VOICE_CHANGED):

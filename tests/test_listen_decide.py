@@ -192,6 +192,31 @@ def test_pocketsphinx_agreement_rescues_a_low_phone_loop_score_but_not_while_rea
     assert sphinx("pause", 0.1, 3, agreement=1.0, expectation=None, mode="reading") is None
 
 
+def test_a_phrase_the_question_offers_written_with_one_word_wrong_is_a_guess_at_it():
+    """Over pink noise flite slt's "flip for me" was written "What's for me?", "That's for
+    me.", "Love for me.", scored far under each: a guess at the roll, asked about. Not a
+    control any moment takes, nor one of several meanings, nor two words, nor while reading."""
+    from narrator.voice.whisper import in_place
+
+    coin = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),
+                                     AcceptDice(2, 1, 1, faces=("heads", "tails"))))
+    asked = build(coin, EVERY_WORD)
+    offered = ["one", "roll for me", "flip for me", "what's the question"]
+    scores = [-6.0, -10.7, -11.2, -12.0]
+    assert in_place("what's for me", offered, scores, asked) == "roll for me"
+    assert in_place("that's for me", offered, [-6.0, -12.6, -10.2, -12.0], asked) \
+        == "flip for me"
+    assert in_place("what's the name", offered, scores, asked) == ""  # no answer: talk
+    assert in_place("flip for tea", offered, scores, build(coin, EVERY_WORD, mode="reading")) \
+        == ""
+    dice = Expectation(Line("ask"), (AcceptDice(6, 2, 2),))
+    assert in_place("four and sticks", ["four and six", "four and five"], [-3.0, -4.0],
+                    build(dice, EVERY_WORD)) == ""  # two meanings one word off
+    assert in_place("four and sticks", ["four and six"], [-3.0], build(dice, EVERY_WORD)) \
+        == "four and six"
+    assert in_place("go bat", ["go back"], [-3.0], build(coin, EVERY_WORD)) == ""
+
+
 def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transcript():
     from narrator.voice.whisper import GUESSED, choose
 

@@ -23,7 +23,8 @@ from narrator.session.console import Captions
 from narrator.session.devices import ECHO
 from narrator.session import loop
 from narrator.session.game import Session
-from narrator.session.loop import PAUSED, run
+from narrator.session.loop import PAUSED, SAY_OTHER_YES, run
+from narrator.voice.said_again import WRITTEN_AS_ASKED
 from narrator.understand import understand
 from narrator.voice.asr import Heard
 from narrator.voice.spoken import Echo, echo_during
@@ -725,6 +726,21 @@ def test_an_unsure_yes_written_another_way_the_second_time_is_asked_about_again(
          ("confirming", "yes", False, "whisper", "Yes?"),
          ("confirming", "yes", False, "whisper", "Yes.")])
     assert mouth.spoken.count(heard_twice) == 1 and journal.lines[-1] == Dice((3, 4))
+
+
+def test_a_yes_written_as_the_answer_was_is_asked_for_in_more_words():
+    """In pink noise flite rms's "next" was written "Yes." and read back; its yes, written
+    "Yes." too, could as well be the answer said again to refuse it. The table is asked to say
+    "yes, that's right": said so, the answer is taken; a yes so written again is asked about
+    again; a no refuses."""
+    ambiguous = ("confirming", "yes", False, "whisper", f"Yes. {WRITTEN_AS_ASKED}")
+    start = [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False)]
+    _, journal, _, mouth, *_ = play(
+        [*start, ambiguous, ambiguous, ("confirming", "yes", False, "whisper", "Yeah, that's right.")])
+    assert mouth.spoken.count(SAY_OTHER_YES) == 2 and journal.lines[-1] == Dice((3, 4))
+    _, journal, _, mouth, *_ = play([*start, ambiguous, ("confirming", "no"),
+                                     ("asking", "5 and 6")])
+    assert SAY_OTHER_YES in mouth.spoken and journal.lines[-1] == Dice((5, 6))
 
 
 def test_an_unsure_no_refuses_when_heard_again_however_written():

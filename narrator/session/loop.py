@@ -15,6 +15,7 @@ from narrator.rules.base import Expectation
 from narrator.session.game import Session
 from narrator.session.journal import JournalWriteError
 from narrator.understand import controls, describe, live_controls, normalise
+from narrator.voice.said_again import WRITTEN_AS_ASKED
 from narrator.voice.spoken import Echo, Spoken
 from narrator.voice.unanswered import left_unanswered
 
@@ -23,6 +24,11 @@ LOADING = "[the speech recogniser is loading: type, or wait for the listening so
 MISSED = "Didn't catch that."
 VOICE_KEPT = "Not sure enough to change the voice: it stays as it is."
 #: asked when "quit" is heard by voice (a misheard word must not end the session); typed, it quits
+#: a yes Whisper wrote just as it wrote the answer read back ("Yes.": the answer said again?)
+#: is asked for in more words (flite awb's "correct" was written "Go back." at 10 dB)
+OTHER_YES = "yes, that's right"
+SAY_OTHER_YES = f'That yes sounded like the answer again: say "{OTHER_YES}" if I heard it ' \
+    'right, or "no".'
 QUIT_CHECK = "Save and quit? Yes or no."
 NOT_QUITTING = "Not quitting."
 #: what the table can say over the narration that the shell acts on at once
@@ -279,7 +285,10 @@ class Table:
         10 dB a table said "clocks" twice to refuse "clock", Whisper wrote "yeah", then
         "right", and the two unsure yeses took "clock" (a "yes" said twice was written "yes"
         twice in 125 such repeats of the table runs); a table said "the fog" twice to refuse
-        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes". Not a no,
+        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes". A yes written
+        just as the answer was (``WRITTEN_AS_ASKED``) is asked for in other words
+        (SAY_OTHER_YES; said again it would be written so again), and any yes not so written
+        then confirms it. Not a no,
         which only refuses (flite awb's "tails", said to refuse "heads", was written "They
         move.", "They know.", "They moved." and "Thank you.", an unsure "no" each time, and
         asked about again and again)."""
@@ -289,6 +298,11 @@ class Table:
                                            and self.session.mode != "confirming")
         written = isinstance(meaning, Word) and word != "no"
         said = normalise(heard.transcript or heard.text) if written else word
+        if weighty and not heard.sure and heard.transcript.endswith(WRITTEN_AS_ASKED):
+            self._doubt = OTHER_YES  # a yes written as the answer was: said another way
+            return [Said(SAY_OTHER_YES, "prompt")]
+        if word == "yes" and self._doubt == OTHER_YES:  # said another way, as asked
+            said = OTHER_YES
         if not self._first_hearing(said, weighty and not heard.sure):
             return None
         return [Said(f'Heard "{heard.text}"? Say it again to be sure.', "prompt")]

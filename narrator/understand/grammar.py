@@ -168,6 +168,12 @@ class Grammar:
         ("pause") nor a go-on."""
         return isinstance(self._meaning(phrase), ANSWERS)
 
+    def offered(self, phrase: str) -> bool:
+        """Whether the phrase answers the question or asks the app to roll for it ("flip for
+        me"): what the question itself offers, not a control any moment takes."""
+        meaning = self._meaning(phrase)
+        return isinstance(meaning, ANSWERS) or getattr(meaning, "name", None) == "roll"
+
     def text_answer(self, text: str) -> bool:
         """Whether ``text`` is a free-text answer said aloud (a name, a label), not spelled,
         nor a control or a yes."""

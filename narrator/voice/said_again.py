@@ -30,6 +30,8 @@ from narrator.understand import normalise
 
 ALIKE_BELOW = 0.14  # mean cosine distance along the best alignment
 NOISY_ALIKE_BELOW = 0.18  # the same, for a reply said in a noisy room
+#: the mark on a yes ``written_again``: the session asks for it another way ("correct")
+WRITTEN_AS_ASKED = "(written as the answer asked about was)"
 PIECE = 320  # samples (at 16 kHz) per encoder frame: 20 ms
 MARGIN = 3  # frames either side of the loud part kept as the word's
 
@@ -76,8 +78,10 @@ def written_again(reply: str, answer: str) -> bool:
     """Whether a yes at a read-back is written just as the answer asked about was (``answer``:
     that transcript). Over pink noise 10 dB down Festival's "2" was written "Yeah." and fitted
     to "ten"; said again to refuse "I heard 10.", it was written "Yeah." again, was not
-    ``said_again`` by its sound through the room, and the 10 was taken (Half-Chance). A yes
-    written otherwise ("Yes.") still confirms such an answer, as it did three times. Asked
-    only in a noisy room: in a quiet one flite slt's "Ash" is written "Yes.", and the sound
-    tells its yes from it."""
+    ``said_again`` by its sound through the room, and the 10 was taken (Half-Chance); flite's
+    "next", written "Yes." and rightly fitted, had its yes written "Yes." too. Neither sound
+    nor words tell those apart: such a yes is asked for again in other words. A yes written
+    otherwise ("Yes.") still confirms such an answer, as it did three times. Asked only in a
+    noisy room: in a quiet one flite slt's "Ash" is written "Yes.", and the sound tells its
+    yes from it."""
     return bool(normalise(answer)) and normalise(reply) == normalise(answer)

