@@ -508,6 +508,43 @@ def test_a_yes_the_narrator_did_not_catch_is_said_again(tmp_path, monkeypatch):
     assert (tally.first, tally.rejected, tally.misses) == (1, 0, 1)
 
 
+def test_a_yes_asked_for_in_more_words_is_said_so(tmp_path, monkeypatch):
+    """Half-Chance at 10 dB: flite rms's "next", written "Yes.", was read back, and its yes,
+    written "Yes." too, could be the answer said again: the narrator asks for "yes, that's
+    right" or "no". A table that said yes says the first; one that said the answer again to
+    refuse a wrong read-back says no, then the answer once more."""
+    from narrator.session.loop import SAY_OTHER_YES
+
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    go_on, heads = {"type": "Continue"}, {"type": "Word", "word": "heads", "number": None}
+    tails = {**heads, "word": "tails"}
+    asked_again = [{"event": "heard", "mode": "confirming", "text": "yes",
+                    "meaning": {"type": "Word", "word": "yes", "number": None}},
+                   {"event": "said", "kind": "prompt", "text": SAY_OTHER_YES},
+                   {"event": "expect", "mode": "confirming"}]
+    said, tally = answered(bench, tmp_path, [bench.Step("next", go_on, [go_on])], [
+        [{"event": "heard", "mode": "asking", "meaning": go_on, "text": "next"},
+         {"event": "said", "kind": "readback", "text": "I heard next. Right?"},
+         {"event": "expect", "mode": "confirming"}],
+        asked_again,
+        [{"event": "applied", "input": go_on}, {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said] == ["next", "yes", "yes, that's right"]
+    said, tally = answered(bench, tmp_path, [bench.Step("heads", heads, [heads])], [
+        [{"event": "heard", "mode": "asking", "meaning": tails, "text": "tails"},
+         {"event": "said", "kind": "readback", "text": "I heard tails. Right?"},
+         {"event": "expect", "mode": "confirming"}],
+        asked_again,
+        [{"event": "heard", "mode": "confirming", "text": "no",
+          "meaning": {"type": "Word", "word": "no", "number": None}},
+         {"event": "said", "kind": "info", "text": "Then say it again."},
+         {"event": "said", "kind": "prompt", "text": "Heads or tails?"},
+         {"event": "expect", "mode": "asking"}],
+        [{"event": "applied", "input": heads}, {"event": "expect", "mode": "asking"}]])
+    assert [words for words, *_ in said] == ["heads", "heads", "no", "heads"]
+    assert tally.rejected == 1 and tally.first == 0
+
+
 def test_a_keep_heard_as_something_else_four_times_is_typed(tmp_path, monkeypatch):
     """At 10 dB flite awb's "keep" to "Keep 'Blue', or change it to 'Nice'?" was heard "yeah"
     ten times in a row; the table never typed it, gave up, and the run ended there."""
