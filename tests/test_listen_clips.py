@@ -521,6 +521,23 @@ def test_a_yes_written_just_as_its_answer_was_is_unsure_and_marked(whisper):
     assert replied(("ten", "Yeah."), "Yeah.", noisy=False)[0:2] == ("yes", 0.985)  # by sound
 
 
+def test_a_yes_said_again_after_a_no_it_was_heard_as_is_a_yes(whisper):
+    """In pink noise flite awb's yes to "I heard discard trap. Right?" was written "Nice.",
+    an unsure no ("Say it again to be sure."); said again, it was taken for the words asked
+    about said again, as alike as a word to itself, and refused the right answer. A no at a
+    read-back is no answer the next reply is compared with."""
+    swap = Expectation(Line("ask"), (AcceptWords(("discard trap", "keep")),))
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + swap.accepts)
+    rng = np.random.default_rng(2)
+    answer, yes = (v / np.linalg.norm(v, axis=1, keepdims=True)  # frames nothing alike
+                   for v in (rng.standard_normal((12, 384)) for _ in range(2)))
+    whisper.start(grammars.build(swap, whisper.known))
+    whisper._not_said_again("discard trap", 0.99, "Discard trap,", answer, True)
+    whisper.start(grammars.build(confirm, whisper.known, mode="confirming"))
+    assert whisper._not_said_again("no", 0.08, "Nice.", yes, True)[0] == "no"
+    assert whisper._not_said_again("yes", 0.98, "Yes.", yes, True)[0] == "yes"
+
+
 SWAP = Expectation(Line("ask"), (AcceptWords((  # Half-Chance: a card to swap, or keep
     "beast", "discard beast", "bargain", "discard bargain", "storm", "discard storm", "fog",
     "discard fog", "keep")),))

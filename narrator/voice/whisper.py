@@ -390,7 +390,9 @@ class Whisper:
                         noisy: bool) -> tuple[str, float, str]:
         """At a read-back or "Did you say ...?", a "yes" that is what was asked about said
         again (``said_again``) is a no: the player refused it by saying their words once
-        more, and Whisper wrote them "Yes."; in a noisy room one written just as the answer
+        more, and Whisper wrote them "Yes." (not a yes said again after a no: flite awb's
+        "yes" written "Nice." was an unsure no, and the same yes said again to be sure was
+        that no said again); in a noisy room one written just as the answer
         was (``written_again``) is an unsure yes marked WRITTEN_AS_ASKED: words alone cannot
         tell it from the answer said again. An answer heard, or anything but a yes or no heard
         while not confirming (a command asked about next), is kept as what is asked about
@@ -405,7 +407,9 @@ class Whisper:
             return "no", 1.0, f"{free} (the words asked about, said again)"
         if yes and confirming and asked is not None and noisy and written_again(free, asked[1]):
             return text, min(confidence, GUESSED), f"{free} {WRITTEN_AS_ASKED}"
-        if not yes and (grammar.answer(text) or not (confirming or grammar.same(text, "no"))):
+        no = grammar.same(text, "no")  # at a read-back a no is no answer to compare with
+        if not yes and (grammar.answer(text) and not (confirming and no)
+                        or not (confirming or no)):
             self._asked = (said, free)
         return text, confidence, free
 
