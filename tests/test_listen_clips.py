@@ -494,6 +494,19 @@ def test_flip_for_me_written_with_its_first_word_wrong_is_asked_about(clip_dir, 
     assert heard["command"] == "roll" and not heard["sure"], heard
 
 
+def test_an_answer_written_whole_among_carriers_is_not_taken_for_a_phrase_one_word_off(
+        clip_dir, whisper):
+    """flite's "I play the Ruins Wander" is written so, and "play ruins wander", with the
+    carriers kept, explains it exactly; "i spend the ruins wander", a phrase one word off, is
+    no guess at it then (it was read back as "ruins wander" at every clean Half-Chance run)."""
+    cards = ("ruins", "ruins wander", "play ruins", "play ruins wander", "crossroads",
+             "crossroads wander", "play crossroads", "play crossroads wander")
+    play = Expectation(Line("ask"), (AcceptWords(cards),))
+    said = clips.make_clip(clip_dir, "I play the Ruins Wander", None, "flite:rms")
+    heard = hear_file(whisper, said.path, play)
+    assert heard["command"] == "play ruins wander", heard
+
+
 def test_a_yes_written_just_as_its_answer_was_is_unsure_and_marked(whisper):
     """Over pink noise 10 dB down Festival's "2" was written "Yeah." and fitted to "ten";
     said again to refuse "I heard 10.", written "Yeah." again and not alike enough by its

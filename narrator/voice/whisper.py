@@ -204,6 +204,9 @@ SPELL_REACH = 5.0  # ... that a short free transcript is when it explains it wit
 SPELL_WORDS = 3  # a free transcript longer than this is an answer, never "spell it"
 IN_PLACE_WORDS = 3  # a phrase this long, written with one word wrong and the rest in place,
 # is a guess at it (``in_place``): two words with one wrong are no longer the phrase ("go on")
+IN_PLACE_BELOW = AWAITED_MARGIN  # ... when no candidate is scored within this of the
+# transcript ("flip for me" 6-10 under "What's for me?"; "I play the ruins wander." fits "play
+# ruins wander" exactly, and "i spend the ruins wander", one word off, was taken for it)
 LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
 # prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
 # everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
@@ -582,7 +585,8 @@ class Whisper:
             alike = [c for c in candidates if c in listed and sounds_alike(once(best), c)]
             if len(alike) == 1:
                 return alike[0], GUESSED, once(best)
-            placed = in_place(normalise(once(best)), candidates, kept, grammar)
+            placed = in_place(normalise(once(best)), candidates, kept, grammar) \
+                if max(kept) < scores[0] - IN_PLACE_BELOW else ""
             if placed:
                 return placed, GUESSED, once(best)
         return chosen, confidence, once(best)
