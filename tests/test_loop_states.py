@@ -736,7 +736,8 @@ def test_a_yes_written_as_the_answer_was_is_asked_for_in_more_words():
     ambiguous = ("confirming", "yes", False, "whisper", f"Yes. {WRITTEN_AS_ASKED}")
     start = [("asking", "next"), ("asking", "2"), ("asking", "3 and 4", False)]
     _, journal, _, mouth, *_ = play(
-        [*start, ambiguous, ambiguous, ("confirming", "yes", False, "whisper", "Yeah, that's right.")])
+        [*start, ambiguous, ambiguous,
+         ("confirming", "yes", False, "whisper", "Yeah, that's right.")])
     assert mouth.spoken.count(SAY_OTHER_YES) == 2 and journal.lines[-1] == Dice((3, 4))
     _, journal, _, mouth, *_ = play([*start, ambiguous, ("confirming", "no"),
                                      ("asking", "5 and 6")])

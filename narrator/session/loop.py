@@ -23,12 +23,12 @@ PAUSED = "Paused. Say resume to go on."
 LOADING = "[the speech recogniser is loading: type, or wait for the listening sound]"
 MISSED = "Didn't catch that."
 VOICE_KEPT = "Not sure enough to change the voice: it stays as it is."
-#: asked when "quit" is heard by voice (a misheard word must not end the session); typed, it quits
 #: a yes Whisper wrote just as it wrote the answer read back ("Yes.": the answer said again?)
 #: is asked for in more words (flite awb's "correct" was written "Go back." at 10 dB)
 OTHER_YES = "yes, that's right"
 SAY_OTHER_YES = f'That yes sounded like the answer again: say "{OTHER_YES}" if I heard it ' \
     'right, or "no".'
+#: asked when "quit" is heard by voice (a misheard word must not end the session); typed, it quits
 QUIT_CHECK = "Save and quit? Yes or no."
 NOT_QUITTING = "Not quitting."
 #: what the table can say over the narration that the shell acts on at once
@@ -285,13 +285,12 @@ class Table:
         10 dB a table said "clocks" twice to refuse "clock", Whisper wrote "yeah", then
         "right", and the two unsure yeses took "clock" (a "yes" said twice was written "yes"
         twice in 125 such repeats of the table runs); a table said "the fog" twice to refuse
-        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes". A yes written
-        just as the answer was (``WRITTEN_AS_ASKED``) is asked for in other words
-        (SAY_OTHER_YES; said again it would be written so again), and any yes not so written
-        then confirms it. Not a no,
+        "long road", Whisper wrote "It's done.", then "Ta.", each fitted to "yes". Not a no,
         which only refuses (flite awb's "tails", said to refuse "heads", was written "They
         move.", "They know.", "They moved." and "Thank you.", an unsure "no" each time, and
-        asked about again and again)."""
+        asked about again and again). A yes written just as the answer was
+        (``WRITTEN_AS_ASKED``) is asked for in other words (SAY_OTHER_YES: said again, it
+        would be written so again), and any yes not so written then confirms it."""
         meaning = heard.meaning
         word = getattr(meaning, "name", None) or getattr(meaning, "word", None)
         weighty = word in WEIGHTY and not (isinstance(meaning, Word)

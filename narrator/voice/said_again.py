@@ -30,7 +30,7 @@ from narrator.understand import normalise
 
 ALIKE_BELOW = 0.14  # mean cosine distance along the best alignment
 NOISY_ALIKE_BELOW = 0.18  # the same, for a reply said in a noisy room
-#: the mark on a yes ``written_again``: the session asks for it another way ("correct")
+#: the mark on a yes ``written_again``: the session asks for it in more words
 WRITTEN_AS_ASKED = "(written as the answer asked about was)"
 PIECE = 320  # samples (at 16 kHz) per encoder frame: 20 ms
 MARGIN = 3  # frames either side of the loud part kept as the word's

@@ -88,10 +88,11 @@ noise. So is one that sounds like an unsure command said again when asked about 
 say "back"?": over pink noise Whisper wrote "clock" as "back", then the same word again as
 "Yes.", and the game was taken back). One written just as the answer was in a noisy room
 (``written_again``) is an unsure yes marked WRITTEN_AS_ASKED, which the table is asked to say
-another way ("correct"): Festival's "2" was written "Yeah." and fitted to "ten", then said
-again to refuse it, "Yeah." again, and the 10 was taken; but flite's "next" and "heads" were
-written "Yes.", rightly fitted, and each yes to their read-back, written "Yes." too, was taken
-for a no (in a quiet room flite slt's "Ash" is written "Yes." and its yes is a yes).
+in more words ("yes, that's right"): Festival's "2" was written "Yeah." and fitted to "ten",
+then said again to refuse it, "Yeah." again, and the 10 was taken; but flite's "next" and
+"heads" were written "Yes.", rightly fitted, and each yes to their read-back, written "Yes."
+too, was taken for a no (in a quiet room flite slt's "Ash" is written "Yes." and its yes is a
+yes).
 
 A free-text answer (a name, a label) is the best transcript as it is; when the question names
 proper nouns it may hold (``AcceptText.names``), Whisper is prompted with them first. A short
@@ -395,9 +396,9 @@ class Whisper:
         again (``said_again``) is a no: the player refused it by saying their words once
         more, and Whisper wrote them "Yes." (not a yes said again after a no: flite awb's
         "yes" written "Nice." was an unsure no, and the same yes said again to be sure was
-        that no said again); in a noisy room one written just as the answer
-        was (``written_again``) is an unsure yes marked WRITTEN_AS_ASKED: words alone cannot
-        tell it from the answer said again. An answer heard, or anything but a yes or no heard
+        that no said again); in a noisy room one written just as the answer was
+        (``written_again``) is an unsure yes marked WRITTEN_AS_ASKED: words alone cannot tell
+        it from the answer said again. An answer heard, or anything but a yes or no heard
         while not confirming (a command asked about next), is kept as what is asked about
         next."""
         grammar = self._grammar
