@@ -411,9 +411,9 @@ class Whisper:
             return "no", 1.0, f"{free} (the words asked about, said again)"
         if yes and confirming and asked is not None and noisy and written_again(free, asked[1]):
             return text, min(confidence, GUESSED), f"{free} {WRITTEN_AS_ASKED}"
-        no = grammar.same(text, "no")  # at a read-back a no is no answer to compare with
-        if not yes and (grammar.answer(text) and not (confirming and no)
-                        or not (confirming or no)):
+        no = grammar.same(text, "no")
+        if not yes and not (confirming and no) and (grammar.answer(text)  # a no at a read-back
+                                                    or not (confirming or no)):  # is no answer
             self._asked = (said, free)
         return text, confidence, free
 
