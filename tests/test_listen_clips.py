@@ -494,6 +494,21 @@ def test_flip_for_me_written_with_its_first_word_wrong_is_asked_about(clip_dir, 
     assert heard["command"] == "roll" and not heard["sure"], heard
 
 
+@pytest.mark.parametrize("voice, retold", [("flite:slt", None),
+                                           ("festival:slt-hts", (0.85, -150))])
+def test_pause_over_the_narration_in_pink_noise_written_as_no_word_of_it_pauses(
+        clip_dir, whisper, voice, retold):
+    """Over pink noise 10 dB down Whisper writes "pause" "Bounce." (flite slt) and "France."
+    (Festival, said again slower and lower), and the coming coin question's "one" (filler
+    there) scored over it: the reading went on. None of the candidates is written,
+    so "pause", near the best of them, is the guess (``hoped_for``)."""
+    coin = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),
+                                     AcceptDice(2, faces=("heads", "tails"))))
+    said = clips.make_clip(clip_dir, "pause", None, voice, snr_db=10, retold=retold)
+    heard = hear_file(whisper, said.path, coin, mode="reading")
+    assert heard["command"] == "pause" and not heard["sure"], heard
+
+
 def test_an_answer_written_whole_among_carriers_is_not_taken_for_a_phrase_one_word_off(
         clip_dir, whisper):
     """flite's "I play the Ruins Wander" is written so, and "play ruins wander", with the

@@ -320,6 +320,40 @@ def test_over_the_narration_a_control_the_transcript_spells_is_not_outscored_by_
     assert choose_now(asking, *heard)[0] == "new"
 
 
+def test_in_a_noisy_room_pause_written_as_no_candidate_wins_when_near_the_best_control():
+    """Measured: Festival's "pause" said at Half-Chance over pink noise 10 dB down, before the
+    coin question, written "Dance." and "Bons.": "go on" scored 1.7 and 2.1 nats over
+    "pause", so the reading went on (or took it for "go on", shown once). Every candidate is a
+    guess there; "pause", within AWAITED_MARGIN of the best control, now wins, unsure. Not in
+    a quiet room, not when the transcript carries a candidate, and not when "pause" is
+    further under the best control (the narrator's own "Track" written "Trust." stays "stop",
+    under the bar) or HOPED_BELOW under the transcript (a remark: flite slt's "yeah")."""
+    from narrator.voice.whisper import choose_now
+
+    coin = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),
+                                     AcceptDice(2, 1, 1, can_roll=True,
+                                                faces=("heads", "tails"))))
+    reading = grammar(coin, mode="reading")
+    dance = (["go on", "next", "faster", "pause", "hold on", "louder"],
+             [-7.26, -8.24, -8.88, -8.94, -12.01, -18.19], -5.37, "Dance.")
+    bons = (["go on", "next", "options", "pause", "hold on", "louder"],
+            [-7.94, -8.96, -9.6, -10.02, -10.46, -17.61], -3.81, "Bons.")
+    for heard in (dance, bons):
+        chosen, confidence = choose_now(reading, *heard, noisy=True)
+        assert chosen == "pause" and ACCEPT_AT["whisper"] <= confidence < SURE_AT, heard
+        assert choose_now(reading, *heard)[0] == "go on"  # a quiet room: as before
+    go_on = (["go on", "pause"], [-7.26, -8.94], -5.37, "Go on.")
+    assert choose_now(reading, *go_on, noisy=True)[0] == "go on"  # written: no guess
+    trust = (["stop", "heads", "tails", "pause"], [-10.78, -11.3, -12.7, -15.53], -5.18,
+             "Trust.")
+    chosen, confidence = choose_now(reading, *trust, noisy=True)
+    assert chosen == "stop" and confidence < ACCEPT_AT["whisper"]
+    yeah = (["what now", "hold on", "repeat", "one", "go on", "pause"],  # flite slt's "yeah"
+            [-12.21, -12.31, -14.78, -14.79, -14.91, -20.78], -4.76, "Yeah.")
+    chosen, confidence = choose_now(reading, *yeah, noisy=True)  # "hold on" is a pause, but
+    assert not reading.same(chosen, "pause") or confidence < ACCEPT_AT["whisper"]  # too far
+
+
 def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_dropped():
     """Slow Burn's "spend a fleur-de-lis" came back as "Spend a Flair Dealus." scored far under
     the bar, and long: it used to be dropped as table talk, eight tries in a row, in silence."""

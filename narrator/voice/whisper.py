@@ -41,7 +41,9 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    talk piles up many unlikely words and would otherwise lose to any short phrase). Over the
    narration, "pause", and a control the transcript carries ("next." for "next"), is
    weighed without the rivals that are answers its transcript carries nothing of ("first"
-   for "BORSE", "new" for "next."): those are filler there, never acted on. Whisper scores
+   for "BORSE", "new" for "next."): those are filler there, never acted on. In a noisy room,
+   where the transcript carries no candidate, "pause" within AWAITED_MARGIN of the best
+   control is weighed alone (``hoped_for``: "Dance." for Festival's "pause"). Whisper scores
    spellings, not sounds: a name the game took by ear ("so she'll manipulate her") and said
    again later as a choice is written as the player meant it ("Social manipulator.") and
    scored ten nats under it. So when no candidate is as sure as a guess, a word the question
@@ -208,6 +210,10 @@ IN_PLACE_WORDS = 3  # a phrase this long, written with one word wrong and the re
 IN_PLACE_BELOW = AWAITED_MARGIN  # ... when no candidate is scored within this of the
 # transcript ("flip for me" 6-10 under "What's for me?"; "I play the ruins wander." fits "play
 # ruins wander" exactly, and "i spend the ruins wander", one word off, was taken for it)
+HOPED_BELOW = 7.0  # ... and, in a noisy room over the narration, "pause" when no candidate is
+# written (``hoped_for``) within this of the transcript: so written at 10 and 5 dB, flite's and
+# Festival's "pause" scored 2.9-6.6 under it (two of 17 at 5 dB: 7.7), short remarks 5.6-7.8
+# ("Yeah." 7.55, "Whichever." 7.57, "with followers." 7.83 for "of course")
 LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
 # prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
 # everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
@@ -578,7 +584,7 @@ class Whisper:
         kept = scores[1:len(candidates) + 1]
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
         chosen, confidence = choose_now(grammar, candidates, kept, scores[0], said,
-                                        awaited if brief else ())
+                                        awaited if brief else (), noisy)
         if max(scores[len(candidates) + 1:], default=-np.inf) > kept[candidates.index(chosen)]:
             confidence = min(confidence, GUESSED)  # heard as the answer refused: read back
         if confidence < GUESSED:  # Whisper scores spellings, not sounds
@@ -967,13 +973,18 @@ def carried_form(said: list[str], phrase: str) -> str:
 
 
 def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
-               transcript: str, awaited: Sequence[str] = ()) -> tuple[str, float]:
+               transcript: str, awaited: Sequence[str] = (), noisy: bool = False
+               ) -> tuple[str, float]:
     """``choose`` for the moment ``grammar`` is built for: "resume" while paused reaches
     further (PAUSED_MARGIN); over the narration, the answers the transcript does not carry are
     no rivals of "pause", nor of a control the transcript carries ("next." for "next")
-    (``carried``)."""
+    (``carried``); in a ``noisy`` room "pause" may win when it is not first (``hoped_for``)."""
     reach = PAUSED_MARGIN if grammar.mode == "paused" else AWAITED_MARGIN
     said = normalise(transcript)
+    hoped = hoped_for(grammar, candidates, scores, free, said) if noisy else []
+    if hoped:
+        return choose([candidates[i] for i in hoped], [scores[i] for i in hoped], free, said,
+                      grammar.same)
     kept = [i for i, c in enumerate(candidates) if carried(grammar, said, c)] \
         if grammar.speaking else []
     if kept:
@@ -983,6 +994,26 @@ def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
                 not grammar.answer(under[0]) and carries(said, under[0])):
             return under
     return choose(candidates, scores, free, said, grammar.same, awaited, reach)
+
+
+def hoped_for(grammar, candidates: list[str], scores: list[float], free: float,
+              transcript: str) -> list[int]:
+    """Over the narration, the indices of the candidates that are the control the reading
+    waits for ("pause"), when ``transcript`` carries none of the candidates and that control
+    scores within AWAITED_MARGIN of the best control and HOPED_BELOW of the transcript
+    (``free``); else none. In pink noise Whisper has no ear for "pause" and writes it
+    "Dance.", "Bons.", "funds.", "France.": "go on", "next", "options" or "faster" then scored
+    up to 2.5 nats over it, or near enough to leave it unsure under the bar, and the reading
+    went on. Every candidate is a guess at such a word; of those guesses a pause costs least
+    (a "resume"). Weighed alone, so its confidence is its fit to the transcript."""
+    if not grammar.speaking or any(carries(transcript, c) for c in candidates):
+        return []
+    waited = [i for i, c in enumerate(candidates)
+              if any(grammar.same(c, a) for a in grammar.awaited_control())]
+    controls = [s for c, s in zip(candidates, scores) if not grammar.answer(c)]
+    best = max((scores[i] for i in waited), default=-np.inf)
+    return waited if best >= max(controls) - AWAITED_MARGIN and best >= free - HOPED_BELOW \
+        else []
 
 
 def carried(grammar, transcript: str, phrase: str) -> bool:
