@@ -933,13 +933,19 @@ class Players:
         """Let "Paused. Say resume to go on." (from event ``mark`` on) end, as a table would
         (its own "resume" is no command: the self-trigger guard drops what it is saying), then
         "resume" until the narrator goes on: it listens no longer as paused (it reads, a
-        question's prompt too, or asks)."""
+        question's prompt too, or asks). A question asked before the pause is asked again
+        after it: the table waits for that (Slow Burn: "pause" said as a question was asked,
+        then resumed, the table answered the question as first asked while its prompt was
+        read again, and took the answer, heard over the prompt, for unheard)."""
         self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
         self.hold(1.0)
-        if not any(self.control("resume", lambda e: e["event"] == "expect" and e["mode"]
-                                != "paused" or game_over(e)) is not None
-                   for _ in range(RESUME_ROUNDS)) \
-                and self.stream.wait(0, game_over, 0) is None:  # the run ends, not completed
+        for _ in range(RESUME_ROUNDS):
+            at = self.control("resume", lambda e: e["event"] == "expect" and e["mode"]
+                              != "paused" or game_over(e))
+            if at is not None:
+                self.cursor = max(self.cursor, at + 1)
+                return
+        if self.stream.wait(0, game_over, 0) is None:  # the run ends, not completed
             raise Stuck("resume never heard while paused")
 
     def control(self, word: str, done: Callable[[dict], bool]) -> int | None:

@@ -658,6 +658,44 @@ def test_a_resume_that_goes_on_with_the_questions_prompt_is_not_said_again(tmp_p
     assert [words for words, *_ in said] == ["2", "resume", "2"]
 
 
+def test_a_question_asked_as_the_table_paused_is_answered_when_asked_again_after_resume(
+        tmp_path, monkeypatch):
+    """Slow Burn: "pause" was said as a question was asked; resumed, the narrator read the
+    question's prompt again, and the table answered the question as first asked, over that
+    prompt (heard, but after the table stopped looking: "heard None", said again and again,
+    and the plan went out of step). After a resume the table waits for the question asked
+    again."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("QUIET", 3.0)):
+        monkeypatch.setattr(bench, name, seconds)
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}},
+         {"event": "expect", "mode": "reading"},
+         {"event": "said", "kind": "prompt", "text": "Katow, roll 3 persistent Agency dice."}]])
+    with (tmp_path / "events.jsonl").open("a") as file:
+        for event in ({"event": "state", "name": "reading"}, {"event": "expect", "mode": "asking"},
+                      {"event": "state", "name": "paused"},
+                      {"event": "spoken", "text": bench.PAUSED}):
+            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+    assert stream.wait(0, lambda e: e["event"] == "spoken", 5.0) is not None
+    players.cursor = 1  # the passage read; the question then asked as "pause" was said
+    players._ours.add(id(stream.events[2]))
+
+    def asked() -> None:  # the prompt read to its end
+        with (tmp_path / "events.jsonl").open("a") as file:
+            file.write(json.dumps({"event": "expect", "mode": "asking", "t": 4.0}) + "\n")
+    question = threading.Timer(1.5, asked)
+    question.start()
+    try:
+        players.resume(2)
+        assert players.await_or_collect() == {"event": "expect", "mode": "asking", "t": 4.0}
+    finally:
+        question.cancel()
+        stream.close()
+    assert [words for words, *_ in said] == ["resume"]
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
