@@ -42,10 +42,10 @@ question is asked or to interrupt:
   "keep" or "change" heard as something else TRIES times in a row)
   (``--no-typing``: the run stops there), and counted: the game is then not completed by
   voice alone;
-* interruptions: "pause" then "resume" (until the narrator no longer listens as paused) over one
-  passage in four, "repeat" over one in ten (not
-  said again once a question is asked), and "go back" at one question in eight (then the
-  answer before it is given again);
+* interruptions: "pause" then "resume" (until the narrator no longer listens as paused; a
+  question asked before the pause is then answered when asked again) over one passage in
+  four, "repeat" over one in ten (not said again once a question is asked), and "go back" at
+  one question in eight (then the answer before it is given again);
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed (three other voices talking) plays under everything at ``--snr`` dB below
   each player's speech (``--noise pink``: pink noise instead, a fan or a busy room's hum);
