@@ -352,6 +352,8 @@ def test_in_a_noisy_room_pause_written_as_no_candidate_wins_when_near_the_best_c
             [-12.21, -12.31, -14.78, -14.79, -14.91, -20.78], -4.76, "Yeah.")
     chosen, confidence = choose_now(reading, *yeah, noisy=True)  # "hold on" is a pause, but
     assert not reading.same(chosen, "pause") or confidence < ACCEPT_AT["whisper"]  # too far
+    answers = (["one", "heads"], [-8.0, -9.0], -5.0, "Dance.")  # no control scored at all
+    assert choose_now(reading, *answers, noisy=True)[0] == "one"
 
 
 def test_a_phrase_whisper_cannot_spell_but_nearly_writes_is_read_back_not_dropped():

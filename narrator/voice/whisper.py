@@ -43,7 +43,8 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    weighed without the rivals that are answers its transcript carries nothing of ("first"
    for "BORSE", "new" for "next."): those are filler there, never acted on. In a noisy room,
    where the transcript carries no candidate, "pause" within AWAITED_MARGIN of the best
-   control is weighed alone (``hoped_for``: "Dance." for Festival's "pause"). Whisper scores
+   control and HOPED_BELOW of the transcript is weighed alone (``hoped_for``: "Dance." for
+   Festival's "pause"). Whisper scores
    spellings, not sounds: a name the game took by ear ("so she'll manipulate her") and said
    again later as a choice is written as the player meant it ("Social manipulator.") and
    scored ten nats under it. So when no candidate is as sure as a guess, a word the question
@@ -1010,10 +1011,11 @@ def hoped_for(grammar, candidates: list[str], scores: list[float], free: float,
         return []
     waited = [i for i, c in enumerate(candidates)
               if any(grammar.same(c, a) for a in grammar.awaited_control())]
-    controls = [s for c, s in zip(candidates, scores) if not grammar.answer(c)]
-    best = max((scores[i] for i in waited), default=-np.inf)
-    return waited if best >= max(controls) - AWAITED_MARGIN and best >= free - HOPED_BELOW \
-        else []
+    if not waited:
+        return []
+    best = max(scores[i] for i in waited)
+    rival = max(s for c, s in zip(candidates, scores) if not grammar.answer(c))
+    return waited if best >= rival - AWAITED_MARGIN and best >= free - HOPED_BELOW else []
 
 
 def carried(grammar, transcript: str, phrase: str) -> bool:
