@@ -116,6 +116,10 @@ class Grammar:
         said = AWAITED_CONTROL.get(self.mode)
         return tuple(p for p in (said, f"{WAKE_WORD} {said}") if said and self.matches(p))
 
+    def waits_for(self, phrase: str) -> bool:
+        """Whether ``phrase`` means the control the mode waits for (``awaited_control``)."""
+        return any(self.same(phrase, c) for c in self.awaited_control())
+
     def names(self) -> tuple[str, ...]:
         """The proper nouns a free-text answer now may hold (``AcceptText.names``)."""
         return self._text_field("names")

@@ -991,8 +991,8 @@ def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
     if kept:
         under = choose([candidates[i] for i in kept], [scores[i] for i in kept], free, said,
                        grammar.same, awaited, reach)
-        if any(grammar.same(under[0], c) for c in grammar.awaited_control()) or (
-                not grammar.answer(under[0]) and carries(said, under[0])):
+        if grammar.waits_for(under[0]) or (not grammar.answer(under[0])
+                                           and carries(said, under[0])):
             return under
     return choose(candidates, scores, free, said, grammar.same, awaited, reach)
 
@@ -1009,8 +1009,7 @@ def hoped_for(grammar, candidates: list[str], scores: list[float], free: float,
     (a "resume"). Weighed alone, so its confidence is its fit to the transcript."""
     if not grammar.speaking or any(carries(transcript, c) for c in candidates):
         return []
-    waited = [i for i, c in enumerate(candidates)
-              if any(grammar.same(c, a) for a in grammar.awaited_control())]
+    waited = [i for i, c in enumerate(candidates) if grammar.waits_for(c)]
     if not waited:
         return []
     best = max(scores[i] for i in waited)
