@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -18,11 +19,11 @@ from audio_room import audio_room, missing_tools
 from narrator.rules import registry
 from narrator.script.loader import find_script, load_script
 from narrator.session.console import LiveEars
-from narrator.session.game import Session
+from narrator.session.game import NOTHING_TO_TAKE_BACK, Session
 from narrator.session.loop import PAUSED
 from narrator.settings import Settings
-from test_loop_audio import (Captions, assert_quiet_then_reading, pause_then_resume,
-                             session_in_room)
+from test_loop_audio import (HEARD_WITHIN, Captions, assert_quiet_then_reading,
+                             pause_then_resume, session_in_room)
 from test_speak_audio import Recorder
 
 MISSING = missing_tools() + clips.missing_tools()
@@ -53,24 +54,18 @@ OWN_VOICE = pytest.mark.xfail(
     "4 of 6 at stop 46; docs/barge-in.md)", strict=False)
 
 
-@pytest.mark.parametrize("voice", ["espeak:en-us", pytest.param("flite:slt", marks=OWN_VOICE)])
-def test_pause_said_over_the_narration_stops_track_1_and_resume_reads_on(
-        voice, tmp_path, monkeypatch):
-    """A player's voice (espeak-ng), and the narrator's own speaker's (flite slt), the
-    hardest: its "pause" sounds like the echo it is said over."""
+@contextmanager
+def track_1_read_in_room(tmp_path, monkeypatch, captions):
+    """Slow Burn's Track 1 read into the room, its echo cancelled, for 15 s (the canceller
+    finds the delay and adapts: bench/bargein.py, ERLE) without pausing itself; yields the
+    room's environment and the mouth."""
     from narrator.voice.listener import make_ears
     from narrator.voice.speaker import Speaker
 
     monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
     monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
-    folder = tmp_path / "clips"
-    pause = as_loud_as_the_narrator(clips.make_clip(folder, "pause", "pause", voice,
-                                                    pad=0.3), folder)
-    resume = as_loud_as_the_narrator(clips.make_clip(folder, "resume", "resume", voice,
-                                                     pad=0.3), folder)
     info = registry.get("slow-burn")
     session = Session(info, load_script(find_script(info.rules.script)), info.rules.options)
-    captions = Captions()
     with audio_room() as env:
         ears = LiveEars(make_ears(Settings(input_device="pulse")))
         assert ears.voice.source.echo is not None, "the microphone cancels the narrator's echo"
@@ -79,11 +74,43 @@ def test_pause_said_over_the_narration_stops_track_1_and_resume_reads_on(
             game.start()
             started = captions.wait_for("Track 1: Introduction", 0, 20)
             assert started is not None, captions.shown
-            time.sleep(15)  # the canceller finds the delay and adapts (bench/bargein.py: ERLE)
+            time.sleep(15)
             assert captions.wait_for(PAUSED, 0, 0) is None, "its own voice did not pause it"
-            with Recorder() as room:
-                _, quiet, again = pause_then_resume(captions, mouth,
-                                                    lambda: say_in_room(pause, env),
-                                                    lambda: say_in_room(resume, env))
-            loud = room.loud_times()
+            yield env, mouth
+
+
+def player_says(words, voice, tmp_path):
+    """A player's words as loud as the narrator."""
+    folder = tmp_path / "clips"
+    return as_loud_as_the_narrator(clips.make_clip(folder, words, words, voice, pad=0.3),
+                                   folder)
+
+
+@pytest.mark.parametrize("voice", ["espeak:en-us", pytest.param("flite:slt", marks=OWN_VOICE)])
+def test_pause_said_over_the_narration_stops_track_1_and_resume_reads_on(
+        voice, tmp_path, monkeypatch):
+    """A player's voice (espeak-ng), and the narrator's own speaker's (flite slt), the
+    hardest: its "pause" sounds like the echo it is said over."""
+    pause, resume = (player_says(w, voice, tmp_path) for w in ("pause", "resume"))
+    captions = Captions()
+    with track_1_read_in_room(tmp_path, monkeypatch, captions) as (env, mouth):
+        with Recorder() as room:
+            _, quiet, again = pause_then_resume(captions, mouth, lambda: say_in_room(pause, env),
+                                                lambda: say_in_room(resume, env))
+        loud = room.loud_times()
     assert_quiet_then_reading(loud, quiet, again)
+
+
+def test_go_back_said_over_track_1_says_there_is_nothing_to_take_back_and_reads_on(
+        tmp_path, monkeypatch):
+    """"go back" is heard over the narration too; at the opening no answer was given yet, so
+    the table hears why nothing changed, and the sentence it cut is read again."""
+    back = player_says("go back", "espeak:en-us", tmp_path)
+    captions = Captions()
+    with track_1_read_in_room(tmp_path, monkeypatch, captions) as (env, _):
+        began = time.monotonic()
+        say_in_room(back, env)
+        told = captions.wait_for(NOTHING_TO_TAKE_BACK, began, HEARD_WITHIN)
+        assert told is not None, f"go back was not heard: {captions.shown[-5:]}"
+        cut = [s for t, s in captions.shown if t < told][-1]
+        assert captions.wait_for(cut, told, HEARD_WITHIN) is not None, captions.shown[-5:]

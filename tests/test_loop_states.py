@@ -22,7 +22,7 @@ from narrator.rules.base import AcceptText, AcceptWords, Expectation, RulesInfo,
 from narrator.session.console import Captions
 from narrator.session.devices import ECHO
 from narrator.session import loop
-from narrator.session.game import Session
+from narrator.session.game import NOTHING_TO_TAKE_BACK, Session
 from narrator.session.loop import PAUSED, SAY_OTHER_YES, run
 from narrator.voice.said_again import WRITTEN_AS_ASKED
 from narrator.understand import understand
@@ -365,6 +365,37 @@ def test_repeat_after_going_to_a_track_replays_that_track_not_the_prompt_before(
 def test_repeat_while_reading_starts_the_passage_again():
     _, _, _, mouth, _, _ = play([("reading", "repeat"), ("asking", "next")])
     assert mouth.spoken[:2] == ["Track 1: Rules", "Track 1: Rules"]
+
+
+def test_go_back_over_the_reading_takes_back_the_answer_and_asks_its_question_again():
+    """A table that hears what its answer led to and wants it back says so at once, over the
+    reading: the rest of that passage is not read."""
+    _, journal, session, mouth, *_ = play([("asking", "next"), ("asking", "3"),
+                                           ("reading", "go back"), ("asking", "2")])
+    assert journal.lines == [journal.lines[0], Number(3), "undo", Number(2)]
+    assert session.state.players == 2 and mouth.stops >= 1
+    at = mouth.spoken.index("Welcome, 3 players.")
+    assert mouth.spoken[at + 1:at + 3] == ["Taken back.", "How many players?"]
+
+
+def test_go_back_over_the_opening_says_there_is_nothing_to_take_back_and_reads_on():
+    _, journal, _, mouth, *_ = play([("reading", "go back"), ("asking", "next")])
+    assert journal.lines == [journal.lines[0]] and "undo" not in journal.lines
+    at = mouth.spoken.index(NOTHING_TO_TAKE_BACK)
+    assert mouth.spoken[at - 1] == mouth.spoken[at + 1] == "Track 1: Rules"
+    assert mouth.spoken[at + 2:at + 4] == ["Roll two dice three times.", "Doubles don't count."]
+
+
+@pytest.mark.parametrize("reply, undone", [("no", False), ("yes", True)])
+def test_an_unsure_go_back_over_the_reading_is_asked_about_first(reply, undone):
+    _, journal, session, mouth, *_ = play([
+        ("asking", "next"), ("asking", "3"), ("reading", "go back", False),
+        ("confirming", reply), ("asking", "2")])
+    asked = mouth.spoken.index('Did you say "go back"? Yes or no.')
+    assert ("undo" in journal.lines) is undone
+    assert session.state.players == (2 if undone else 3)
+    after = "How many players?" if undone else "Welcome, 3 players."  # said again, read on
+    assert after in mouth.spoken[asked + 1:asked + 3]
 
 
 def test_louder_while_reading_changes_the_volume_and_a_speaker_without_it_says_so():

@@ -169,7 +169,8 @@ def test_a_number_out_of_range_is_refused_with_the_reason():
 def test_each_mode_hears_only_its_controls():
     reading, paused = grammar(DICE, "reading"), grammar(DICE, "paused")
     assert reading.matches("louder") and reading.matches("four and nine")
-    assert not reading.matches("go back") and not reading.matches("resume")
+    assert reading.matches("go back") and not reading.matches("resume")
+    assert not reading.matches("undo") and not reading.matches("back")  # remarks fit them
     assert paused.matches("resume") and paused.matches("quit")
     assert not paused.matches("four and nine") and not paused.matches("slower")
     assert understand("go on", DICE, "paused") == Control("resume")

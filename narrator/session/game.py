@@ -27,6 +27,7 @@ CONFIRM = Expectation(Line("confirm"), (AcceptWords(CONFIRMS),))
 #: is offered as a change rather than read back alone (see ``_offer``)
 CHOICE = AcceptWords(CHOICES)
 CHANGE = "readback.change"  # that question's key (the session's own, as "confirm" is)
+NOTHING_TO_TAKE_BACK = "There is nothing to take back yet."
 #: asked when the table says "spell it" at a free-text question
 SPELL = ("Spell it with words such as alpha, bravo, charlie, or one letter at a time. Say space "
          "between words, and done at the end.")
@@ -295,7 +296,7 @@ class Session:
                 self._drop()
                 return Outcome([Said("Dropped. Say it again.", "info")] + self._prompt())
             if not self.inputs:
-                return Outcome(self._refusal("There is nothing to take back yet."))
+                return Outcome(self._refusal(NOTHING_TO_TAKE_BACK))
             return Outcome(undo=True)
         if name == "repeat":
             return Outcome(self.full(self.last_said), control="repeat")

@@ -325,18 +325,21 @@ class Table:
         self._doubt = word
         return True
 
-    def checked(self, heard: Utterance, tell: Callable[[list[Said]], None]) -> list[Said]:
+    def checked(self, heard: Utterance, tell: Callable[[list[Said]], None],
+                going_on: list[Said] | None = None) -> list[Said]:
         """An unsure "roll for me" or "go back" asked about aloud (said with ``tell``): a yes,
         or the same words again, acts on it; a no drops it; an answer said instead is heard
         as said now. Whisper writes flite's "roll for me" "Rebel for me." (a guess, however
-        often said), and "yes" as itself."""
+        often said), and "yes" as itself. ``going_on``: what to say when it does not act (over
+        the reading, the rest of it); else the question again after a no."""
         answer = self.confirmed(f'Did you say "{heard.text}"? Yes or no.', tell)
         name = _reply(answer.meaning)
         if name == "yes" or name == _control_name(heard.meaning):
             return self.take(heard)
         if name != "no":
             self.held = answer
-            return []
+        if going_on is not None or name != "no":
+            return going_on or []
         return [Said("Then say it again.", "info")] + self.session.question()
 
     def confirmed(self, question: str, tell: Callable[[list[Said]], None]) -> Utterance:
@@ -460,6 +463,8 @@ class Table:
                 return self.skip(current, queue)
             if name == "repeat":
                 return self.again(passage)
+            if name == "back":
+                return self.take_back(heard, current, queue)
             if name == "pause":
                 after = self.pause_reading(current, queue, passage)
                 if after is None:
@@ -471,6 +476,18 @@ class Table:
                 return self.interject(said, current, queue)
             self.show(said[0])
         return queue
+
+    def take_back(self, heard: Utterance, current: Said, queue: list[Said]) -> list[Said]:
+        """"go back" over the reading: cut it, take back the last answer (asked about first
+        when unsure, as at a question) and ask its question again. Not taken back, or with
+        nothing to take back (said why), the reading goes on from the sentence cut."""
+        assert self.mouth is not None
+        self.mouth.stop()
+        going_on = [current] + queue
+        if self.doubtful(heard) is not None:
+            return self.checked(heard, self.deliver, going_on)
+        said = self.take(heard)
+        return said[:1] + going_on if said and said[0].kind == "reject" else said
 
     def unsure_once(self, heard: Utterance) -> bool:
         """Whether ``heard``, a skip or a change of voice over the reading, is unsure and heard

@@ -88,7 +88,7 @@ CONTROL = {c.name: c for c in CONTROLS}
 LIVE_CONTROLS = {
     "asking": ("repeat", "back", "status", "whatnow", "help", "pause", "resume", "slower",
                "faster", "goto", "quit", "next", "stop", "roll", "louder", "quieter", "spell"),
-    "reading": ("pause", "stop", "next", "repeat", "whatnow", "slower", "faster", "louder",
+    "reading": ("pause", "stop", "next", "repeat", "back", "whatnow", "slower", "faster", "louder",
                 "quieter", "help"),
     "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
     "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit",
@@ -96,6 +96,9 @@ LIVE_CONTROLS = {
     # typed, mostly: Whisper writes only letters while spelling (a spoken "back" is spelled)
     "spelling": ("back", "repeat", "whatnow", "help", "quit"),
 }
+#: controls heard in fewer words over the reading, where a remark at the table weighs more:
+#: Whisper wrote "oh no" "Oh no." and it was fitted to "undo", "ugh" written "Doug." to "back"
+READING_TEMPLATES = {"back": "go back"}
 #: the control each mode mostly waits for: a paused narrator for "resume", a reading one for
 #: "pause" (a recogniser that scores candidates always weighs it)
 AWAITED_CONTROL = {"paused": "resume", "reading": "pause"}
@@ -128,7 +131,9 @@ def control_expr(name: str, mode: str = "asking", tracks: int = MAX_TRACK) -> Ex
     """The expression of one control in ``mode``, its track number (1 to ``tracks``) tagged
     ``n``."""
     control = CONTROL[name]
-    expr = parse(control.template, **SHARED, n=("num", "n", 1, tracks))
+    template = READING_TEMPLATES.get(name, control.template) if mode == "reading" \
+        else control.template
+    expr = parse(template, **SHARED, n=("num", "n", 1, tracks))
     if control.polite:
         expr = parse("please {it} | {it} [please]", it=expr)
     if name == "resume" and mode == "paused":  # "go on" resumes (tried before "next")
