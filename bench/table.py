@@ -295,6 +295,11 @@ def left(ignored: dict) -> str:
             f"{ignored['seconds']} s{like})")
 
 
+def reading(event: dict) -> bool:
+    """The narrator begins to read a passage."""
+    return event == {**event, "event": "state", "name": "reading"}
+
+
 def game_over(event: dict) -> bool:
     return event["event"] == "end"
 
@@ -546,6 +551,7 @@ class Players:
         self.told: dict[str, int] = {}  # times the answerer said each thing in this answer
         self.voice = PLAYERS[0]  # who spoke last (for the findings)
         self._clean = True  # the last undo took one "go back"
+        self.taken_back = False  # an answer the narrator took back while no one asked
         self._ours: set[int] = set()  # ids of the events a control of the table brought about
         self.respelled: dict[str, str] = {}  # names taken by ear: as said → as the game holds
 
@@ -565,6 +571,8 @@ class Players:
             event = self.await_question(LOAD_WAIT if i == 0 else PATIENCE)
             if event is None or game_over(event):
                 return False
+            if self.taken_back:
+                self.taken_back, i = False, i - 1
             if self.go_back_now(steps, i):
                 i -= 1
                 continue
@@ -581,10 +589,7 @@ class Players:
             return event
         deadline = time.monotonic() + timeout
         while True:
-            at = self.stream.wait(self.cursor, lambda e: asked(e) or e["event"] == "applied"
-                                  or quit_check(e) or self.stray(e)
-                                  or e == {**e, "event": "state", "name": "reading"},
-                                  max(0.0, deadline - time.monotonic()))
+            at = self.stream.wait(self.cursor, self.turn, max(0.0, deadline - time.monotonic()))
             if at is None:
                 return None
             event = self.stream.events[at]
@@ -592,14 +597,33 @@ class Players:
             if event["event"] == "applied":
                 self.wrong(f"taken while no one answered: {event['input']}")
                 self.undo()
-            elif quit_check(event):
-                self.refuse_quit()
-            elif self.stray(event):
-                self.unpause(at)
-            elif event["event"] == "state":
-                self.over_passage()
-            else:
+            elif event["event"] == "undone":
+                self.taken_back_unasked()
+            elif not self.aside(at, unprompted=True):
                 return event
+
+    def turn(self, event: dict) -> bool:
+        """Whether the table heeds ``event`` while it waits for a question: a question, an
+        input taken or taken back, or what ``aside`` deals with."""
+        return asked(event) or event["event"] in ("applied", "undone") or quit_check(event) \
+            or checking(event) or self.stray(event) or reading(event)
+
+    def aside(self, at: int, unprompted: bool) -> bool:
+        """Deal with event ``at`` if it is no question: a quit asked about (answered no), a
+        command asked about when ``unprompted`` (no one said it: answered no), a pause no one
+        meant (resumed), or a passage (talked and interrupted over). False for anything else."""
+        event = self.stream.events[at]
+        if quit_check(event):
+            self.refuse_quit()
+        elif checking(event) and unprompted:
+            self.refuse_check(event["text"])
+        elif self.stray(event):
+            self.unpause(at)
+        elif reading(event):
+            self.over_passage()
+        else:
+            return False
+        return True
 
     def go_back_now(self, steps: list[Step], i: int) -> bool:
         """One question in eight: "go back" (the answer before is then given again)."""
@@ -666,6 +690,8 @@ class Players:
                             if v == "by ear" and w["type"] == "Text")
                         self.tally.findings.append(f"by ear: said {step.text!r}, the game "
                                                    f"holds {' / '.join(held)!r}")
+                    if got["taken_back"]:
+                        self.taken_back_unasked()
                     return True
                 self.wrong(f"said {step.text!r}, heard {got['heard_text']!r}, "
                            f"took {got['applied']}")
@@ -761,7 +787,8 @@ class Players:
         heard is what a read-back will say: an answer held over the narration counts."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "check": False, "ended": False, "choice": None,
-                               "undone": False, "changed": None, "other_yes": False}
+                               "undone": False, "taken_back": False, "changed": None,
+                               "other_yes": False}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -781,8 +808,8 @@ class Players:
                 got["heard"], got["heard_text"] = over["meaning"], heard_as(over)
             elif event["event"] == "applied":
                 got["applied"].append(event["input"])
-            elif event["event"] == "undone":
-                got["undone"] = True
+            elif event["event"] == "undone":  # after the answer was taken: over the reading
+                got["undone"], got["taken_back"] = True, bool(got["applied"])
             elif event["event"] == "said" and event["text"].endswith(DOUBT):
                 got["doubt"] = True
             elif event["event"] == "said" and event["text"].endswith(OTHER_YES):
@@ -827,26 +854,29 @@ class Players:
         return reacted if said is None else min(said, reacted)
 
     def await_or_collect(self) -> dict | None:
-        """The next question (or end), the passages before it played over; None by timeout."""
+        """The next question (or end), the passages before it played over; None by timeout. A
+        command asked about after the answer was taken was said by no one (answered no)."""
+        taken = False
         while True:
             stray = self.paused_now()
             if stray is not None:
                 self.cursor = min(self.cursor, stray)
-            at = self.stream.wait(self.cursor, lambda e: asked(e) or quit_check(e)
-                                  or self.stray(e) or e == {**e, "event": "state",
-                                                            "name": "reading"}, PATIENCE)
+            at = self.stream.wait(self.cursor, self.turn, PATIENCE)
             if at is None:
                 return None
             event = self.stream.events[at]
             self.cursor = at + 1
-            if quit_check(event):
-                self.refuse_quit()
-            elif self.stray(event):
-                self.unpause(at)
-            elif event["event"] == "state":
-                self.over_passage()
-            else:
+            taken = taken or event["event"] == "applied"
+            if event["event"] in ("applied", "undone") or self.aside(at, unprompted=taken):
+                continue  # what was taken is judged from the events collected
+            if not checking(event):  # one asked about the words just said: its question next
                 return event
+
+    def taken_back_unasked(self) -> None:
+        """The narrator took back an answer while no one asked (a "go back" heard over the
+        reading): a wrong action; its question, asked again, is answered again."""
+        self.wrong("an answer taken back while no one asked")
+        self.taken_back = True
 
     def refuse_quit(self) -> None:
         """The narrator heard a quit no one said and asks: "no" until it goes on."""
@@ -854,18 +884,30 @@ class Players:
         self.tally.quit_checks += 1
         self.tally.findings.append(f"quit heard in {heard[-1] if heard else None!r}: "
                                    "asked to save and quit, answered no")
+        self.say_no(lambda e: game_over(e) or e["event"] == "said" and e["text"] == NOT_QUITTING,
+                    "the narrator's 'Save and quit?' never heard a no")
+
+    def refuse_check(self, question: str) -> None:
+        """The narrator asks about a command no one said ('Did you say "go back"?', heard
+        over the reading): "no" until it reads on."""
+        self.tally.findings.append(f"asked {question!r} unprompted: answered no")
+        self.say_no(lambda e: game_over(e) or e["event"] == "expect"
+                    and e["mode"] != "confirming", f"{question!r} never heard a no")
+
+    def say_no(self, gone_on: Callable[[dict], bool], stuck: str) -> None:
+        """Wait for the yes-or-no question and say "no" until the narrator goes on (an event
+        ``gone_on``: from there the table listens again)."""
         for _ in range(TRIES):
             if self.stream.wait(self.cursor, asked, QUIET) is None:
                 break
             begin = len(self.stream.events)
             self.say("no")
-            at = self.stream.wait(begin, lambda e: game_over(e) or e["event"] == "said"
-                                  and e["text"] == NOT_QUITTING, QUIET)
+            at = self.stream.wait(begin, gone_on, QUIET)
             if at is not None:
                 self.cursor = at + 1 if self.stream.events[at]["event"] == "said" else at
                 return
             self.cursor = begin
-        raise Stuck("the narrator's 'Save and quit?' never heard a no")
+        raise Stuck(stuck)
 
     def undo(self) -> bool:
         """"go back" until the game undoes its last input ("yes" when asked whether it was

@@ -589,6 +589,36 @@ def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_pat
     assert (tally.needed, tally.first, tally.misses) == (1, 1, 0)
 
 
+def test_an_answer_taken_back_while_no_one_asked_is_wrong_and_answered_again(tmp_path,
+                                                                              monkeypatch):
+    """"go back" is heard over the reading too: an answer taken back there that no one asked
+    to take back is a wrong action, and its question, asked again, is answered again before
+    the plan goes on. A "Did you say ...?" no one prompted is answered no."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    three, four = ({"type": "Number", "value": n} for n in (3, 4))
+    asking = {"event": "expect", "mode": "asking"}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "applied", "input": three}, {"event": "undone"}, asking],
+        [{"event": "applied", "input": three}, {"event": "said", "kind": "prompt",
+                                                "text": 'Did you say "go back"? Yes or no.'},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "text": "no",
+          "meaning": {"type": "Control", "name": "no", "arg": None}},
+         {"event": "expect", "mode": "reading"}, asking],
+        [{"event": "applied", "input": four}, {"event": "end", "completed": True}]])
+    with (tmp_path / "events.jsonl").open("a") as file:
+        file.write(json.dumps({**asking, "t": 1.0}) + "\n")
+    players.interrupt = False  # no "go back" of the table's own
+    try:
+        assert players.play([bench.Step("3", three, [three]), bench.Step("4", four, [four])])
+    finally:
+        stream.close()
+    assert [words for words, *_ in said] == ["3", "3", "no", "4"]
+    assert players.tally.wrong == 1 and players.tally.first == 3
+    assert any("taken back while no one asked" in f for f in players.tally.findings)
+
+
 def paused_before_an_answer(bench, tmp_path, resumed):
     """A table in a ``scripted`` room where "wait" paused the game as a question began, and
     the player's "2" came after it ("didn't catch that", paused); the room answers the table's
