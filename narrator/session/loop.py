@@ -338,9 +338,10 @@ class Table:
             return self.take(heard)
         if name != "no":
             self.held = answer
-        if going_on is not None or name != "no":
-            return going_on or []
-        return [Said("Then say it again.", "info")] + self.session.question()
+        if going_on is not None:
+            return going_on
+        return [Said("Then say it again.", "info")] + self.session.question() if name == "no" \
+            else []
 
     def confirmed(self, question: str, tell: Callable[[list[Said]], None]) -> Utterance:
         """Ask a yes-or-no ``question`` (said with ``tell``); the answer (an unsure yes or no
