@@ -128,8 +128,8 @@ class Phrase:
 
 @lru_cache(maxsize=None)
 def control_expr(name: str, mode: str = "asking", tracks: int = MAX_TRACK) -> Expr:
-    """The expression of one control in ``mode``, its track number (1 to ``tracks``) tagged
-    ``n``."""
+    """The expression of one control in ``mode`` (over the reading, in the fewer words of
+    READING_TEMPLATES), its track number (1 to ``tracks``) tagged ``n``."""
     control = CONTROL[name]
     template = READING_TEMPLATES.get(name, control.template) if mode == "reading" \
         else control.template
