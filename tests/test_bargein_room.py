@@ -1,7 +1,7 @@
 """Barge-in in one PulseAudio room: the narrator reads Slow Burn's Track 1 into the room, its own
 voice is heard by the microphone (the room's monitor) as at a table, and a player's "pause",
 as loud as the narrator, is said over it: the echo canceller takes the narrator out, the
-reading stops and the room goes quiet; "resume" reads on."""
+reading stops and the room goes quiet; "resume" reads on. "go back" is heard over it too."""
 
 from __future__ import annotations
 
