@@ -169,9 +169,51 @@ def test_pause_while_reading_says_so_and_resume_by_voice_goes_on_from_that_sente
 def test_paused_hears_help_and_stays_paused():
     _, _, session, mouth, ears, _ = play(
         [("reading", "pause"), ("paused", "help"), ("paused", "go on"), ("asking", "next")])
-    assert any(t.startswith("Paused. You can say: resume") for t in mouth.spoken)
+    helped = [t for t in mouth.spoken if t.startswith("Paused. You can say: resume")]
+    assert helped and "pause" not in helped[0][len("Paused."):]  # heard, but only keeps it
     assert [m for m, _ in ears.heard].count("paused") == 2
     assert session.state.read_rules
+
+
+@pytest.mark.parametrize("again", ["pause", "hold on", "pause please", "wait a second"])
+def test_a_pause_said_while_paused_says_it_is_paused_and_keeps_the_pause(again):
+    # a second player's "pause please" was heard "next please" (the passage skipped) and
+    # "hold on" "go on" (the reading resumed) while "pause" was no phrase there
+    transcript, _, session, mouth, ears, _ = play(
+        [("reading", "pause"), ("paused", again), ("paused", "resume"), ("asking", "next"),
+         ("asking", "3")])
+    assert mouth.spoken.count(PAUSED) == 2 and mouth.earcons.count("paused") == 2
+    assert "Didn't catch that." not in transcript and "unclear" not in mouth.earcons
+    at = len(mouth.spoken) - 1 - mouth.spoken[::-1].index(PAUSED)
+    assert mouth.spoken[at + 1] == "Track 1: Rules"  # "resume" read on from the cut sentence
+    assert not any(t.startswith("Paused. You can say:") for t in mouth.spoken)
+    assert session.state.players == 3
+
+
+def test_an_unsure_pause_while_paused_is_only_sounded_and_shown():
+    # remarks while paused ("What?", "Great.", "No way.") were fitted to "wait" at 0.07-0.47
+    transcript, _, session, mouth, *_ = play(
+        [("reading", "pause"), ("paused", "wait", False), ("paused", "resume"),
+         ("asking", "next"), ("asking", "3")])
+    assert mouth.spoken.count(PAUSED) == 1 and mouth.earcons.count("paused") == 2
+    assert transcript.count(PAUSED) == 2 and "Didn't catch that." not in transcript
+    assert mouth.spoken[mouth.spoken.index(PAUSED) + 1] == "Track 1: Rules"
+    assert session.state.players == 3
+
+
+def test_an_unsure_skip_while_paused_is_said_back_and_skips_only_when_said_again():
+    # at pink 10 dB a second player's "pause please" was still heard "next please" (0.07-0.15)
+    transcript, _, session, mouth, *_ = play(
+        [("reading", "pause"), ("paused", "next please", False), ("paused", "resume"),
+         ("reading", "pause"), ("paused", "next please", False), ("paused", "next", False),
+         ("asking", "next"), ("asking", "3")])
+    asked = 'Heard "next please"? Say it again to skip.'
+    assert mouth.spoken.count(asked) == 2 and asked in transcript
+    first = mouth.spoken.index(asked)
+    assert mouth.spoken[first + 1] == "Track 1: Rules"  # still paused: resume read on
+    then = mouth.spoken[mouth.spoken.index(asked, first + 1) + 1:]
+    assert then[0] == "Say next when you are ready."  # said again: skipped to the question
+    assert session.state.players == 3
 
 
 class InTurnEars(Ears):
@@ -192,12 +234,13 @@ def test_a_pause_heard_over_the_paused_help_is_no_second_pause_one_resume_goes_o
     # at 10 dB pink the table's "help" while paused was answered with "Paused. You can say:
     # ...", read as a passage: a "pause" heard over it ("Thank you.") paused that passage,
     # and each "resume" after went back to reading the help, the game still paused (seven
-    # "resume"s in a row, the table stuck)
+    # "resume"s in a row, the table stuck). Now it cuts the help and says the game is paused.
     mouth = Mouth()
     ears = InTurnEars(mouth, ["pause", "help", "pause", "resume"])
     run(Session(INFO, SCRIPT, {}), ears, Captions(io.StringIO()), MemoryJournal(), mouth)
-    assert mouth.spoken.count(PAUSED) == 1
-    assert "Roll two dice three times." in mouth.spoken  # one "resume" read on
+    assert mouth.spoken[1:4] == [PAUSED, mouth.spoken[2], PAUSED]
+    assert mouth.spoken[2].startswith("Paused. You can say:")
+    assert mouth.spoken[4:6] == ["Track 1: Rules", "Roll two dice three times."]  # one resume
 
 
 def test_next_while_reading_stops_and_asks_the_question():

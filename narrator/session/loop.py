@@ -490,16 +490,19 @@ class Table:
         said = self.take(heard)
         return said[:1] + going_on if said and said[0].kind == "reject" else said
 
-    def unsure_once(self, heard: Utterance) -> bool:
-        """Whether ``heard``, a skip or a change of voice over the reading, is unsure and heard
-        once: shown, not acted on, so the reading goes on as it was (in pink noise 10 dB down,
-        "pause" was heard "go on" at 0.11-0.25 and cut "Heads or tails?"; "smoother." was
-        heard "slower" at 0.11); said again, it acts."""
+    def unsure_once(self, heard: Utterance, tell: Callable[[list[Said]], None] | None = None
+                    ) -> bool:
+        """Whether ``heard``, a skip or a change of voice over the reading (or a skip while
+        paused), is unsure and heard once: shown (or said with ``tell``), not acted on, so the
+        reading goes on as it was (in pink noise 10 dB down, "pause" was heard "go on" at
+        0.11-0.25 and cut "Heads or tails?"; "smoother." was heard "slower" at 0.11), or the
+        pause holds ("pause please" was heard "next please" at 0.07-0.15); said again, it
+        acts."""
         name = _control_name(heard.meaning)
         if not self._first_hearing(name, not heard.sure):
             return False
         then = "skip" if name in SKIPS else "be sure"
-        self.show(Said(f'Heard "{heard.text}"? Say it again to {then}.', "state"))
+        (tell or self.caption)([Said(f'Heard "{heard.text}"? Say it again to {then}.', "state")])
         return True
 
     def skip(self, current: Said, queue: list[Said]) -> list[Said]:
@@ -571,13 +574,12 @@ class Table:
         "repeat", or "acted" with what to say when an utterance acted (back, go to track).
         ``speak`` False (a recording is held): captions only until then. What it says meanwhile
         (help, a miss) is heard over in this mode, not read as a passage: a "pause" heard over
-        it paused that, and "resume" then went back to it, still paused."""
-        self.state("paused")
+        it paused that, and "resume" then went back to it, still paused. A "pause" heard here
+        keeps the pause (said so when sure); a skip heard unsure acts only when said again."""
         tell = self.say_paused if speak else self.caption
         ask = self.deliver if speak else self.caption  # a question is said whole, then heard
-        if self.mouth is not None and speak:
-            self._log_said(PAUSED)
-            self.mouth.say(Said(PAUSED, "state"))
+        self.still_paused(speak)
+        self._doubt = None  # a skip heard unsure before the pause is not confirmed in it
         while True:
             heard = self.listen("paused")
             if heard is None:
@@ -587,13 +589,18 @@ class Table:
                 tell(self.miss(heard, "paused"))
                 continue
             name = _control_name(meaning)
+            if name in SKIPS and self.unsure_once(heard, tell):
+                continue
             if name in ("resume", "next", "stop", "repeat"):
                 self.misses = 0
                 if speak and self.mouth is not None:
                     self.mouth.stop()  # what it said while paused
                 self.cue("accepted")
                 return ("next" if name == "stop" else name), []
-            if name in ("help", "pause"):
+            if name == "pause":  # said again, or by a second player; unsure, only sounded and
+                self.still_paused(speak and heard.sure)  # shown (remarks: "What?" fitted "wait")
+                continue
+            if name == "help":
                 tell(self.help("paused"))
                 continue
             if name == "whatnow":
@@ -614,6 +621,14 @@ class Table:
             if self.mouth is not None:
                 self.mouth.stop()  # the recording held, or what it said while paused
             return "acted", self.checked(heard, ask) if doubt else self.take(heard)
+
+    def still_paused(self, speak: bool) -> None:
+        """Sound and show the paused state, and (``speak``) say it."""
+        self.state("paused")
+        if self.mouth is not None and speak:
+            self.mouth.stop()  # what it said while paused
+            self._log_said(PAUSED)
+            self.mouth.say(Said(PAUSED, "state"))
 
     def say_paused(self, said: list[Said]) -> None:
         """Caption and speak ``said`` while paused, not waiting for it: the paused loop hears

@@ -65,8 +65,10 @@ def controls(mode: str = "asking") -> list[str]:
     """What "help" calls each control live in ``mode`` ("go back", "go to track N"); while a
     question waits, the ones that make sense at any time."""
     names = ANY_TIME if mode == "asking" else LIVE_CONTROLS[mode]
-    # named with what they answer: "spell it" with free text, "roll for me" with dice
-    return [CONTROL[n].label for n in names if n not in ("spell", "roll")]
+    # named with what they answer: "spell it" with free text, "roll for me" with dice; not
+    # "pause" while paused, where it only keeps the pause
+    unlisted = ("spell", "roll") + (("pause",) if mode == "paused" else ())
+    return [CONTROL[n].label for n in names if n not in unlisted]
 
 
 def _dice_example(a: AcceptDice) -> str:

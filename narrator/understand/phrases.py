@@ -90,7 +90,9 @@ LIVE_CONTROLS = {
                "faster", "goto", "quit", "next", "stop", "roll", "louder", "quieter", "spell"),
     "reading": ("pause", "stop", "next", "repeat", "back", "whatnow", "slower", "faster", "louder",
                 "quieter", "help"),
-    "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop"),
+    # "pause" (not offered by help): a second player's "pause please" was fitted to "next
+    # please", "hold on" to "go on", when it was no phrase here
+    "paused": ("resume", "repeat", "next", "back", "whatnow", "help", "quit", "stop", "pause"),
     "confirming": ("yes", "no", "back", "repeat", "whatnow", "help", "pause", "stop", "quit",
                    "spell", "roll"),
     # typed, mostly: Whisper writes only letters while spelling (a spoken "back" is spelled)
