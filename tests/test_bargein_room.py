@@ -1,7 +1,8 @@
 """Barge-in in one PulseAudio room: the narrator reads Slow Burn's Track 1 into the room, its own
 voice is heard by the microphone (the room's monitor) as at a table, and a player's "pause",
 as loud as the narrator, is said over it: the echo canceller takes the narrator out, the
-reading stops and the room goes quiet; "resume" reads on. "go back" is heard over it too."""
+reading stops and the room goes quiet; "resume" reads on. "go back" is heard over it too, and
+a second player's "hold on" while paused keeps the pause."""
 
 from __future__ import annotations
 
@@ -114,3 +115,31 @@ def test_go_back_said_over_track_1_says_there_is_nothing_to_take_back_and_reads_
         assert told is not None, f"go back was not heard: {captions.shown[-5:]}"
         cut = [s for t, s in captions.shown if t < told][-1]
         assert captions.wait_for(cut, told, HEARD_WITHIN) is not None, captions.shown[-5:]
+
+
+def test_a_second_player_s_hold_on_while_paused_keeps_the_pause_and_resume_reads_on(
+        tmp_path, monkeypatch):
+    """A second player's "hold on" (flite rms) after the pause is heard as a pause again, not
+    as "go on", nor missed: the table hears it is paused, the reading does not go on, and one
+    "resume" reads the cut sentence again."""
+    pause, resume = (player_says(w, "espeak:en-us", tmp_path) for w in ("pause", "resume"))
+    hold = player_says("hold on", "flite:rms", tmp_path)
+    captions = Captions()
+    with track_1_read_in_room(tmp_path, monkeypatch, captions) as (env, mouth):
+        def hold_on_then_resume():
+            began = time.monotonic()
+            say_in_room(hold, env)
+            assert captions.wait_for(PAUSED, began, HEARD_WITHIN) is not None, \
+                f"hold on was not heard as a pause: {captions.shown[-5:]}"
+            assert mouth.wait(10), "the paused message never ended"
+            time.sleep(2)
+            say_in_room(resume, env)
+
+        said_pause, _, again = pause_then_resume(captions, mouth, lambda: say_in_room(pause, env),
+                                                 hold_on_then_resume)
+    between = [s for t, s in captions.shown if said_pause - 2 < t < again]
+    assert between.count(PAUSED) == 2 and "Didn't catch that." not in between, between
+    first = between.index(PAUSED)
+    paused_for = between[first:between.index(PAUSED, first + 1)]
+    said = {PAUSED, "Paused.", "Say resume to go on."}  # the state's caption, then each sentence
+    assert set(paused_for) <= said, f"the reading went on before the hold on: {between}"
