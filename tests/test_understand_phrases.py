@@ -60,7 +60,7 @@ MEANS = {
     "quit": "quit", "save and quit": "quit", "pause": "pause", "hold on": "pause",
     "stop": "stop", "skip": "next", "louder": "louder", "quieter": "quieter", "resume": "resume",
     "carry on": "resume", "keep reading": "resume", "say again": "repeat", "undo that": "back",
-    "wait a second": "pause", "move on": "next", "four and nine": Dice((4, 9)),
+    "wait a second": "pause", "wait": "pause", "move on": "next", "four and nine": Dice((4, 9)),
     "I rolled a four and a nine": Dice((4, 9)),
     "two, seven and eleven": Dice((2, 7, 11)), "two sixes": Dice((6, 6)),
     "I rolled a twelve": Dice((12,)), "roll for me": "roll", "three successes": Successes(3),
