@@ -72,6 +72,7 @@ wrong W; p95 wait T ms``. ``--all`` plays every game whole, clean and with babbl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
@@ -1138,6 +1139,9 @@ def play_by_voice(game: str, *, snr: float | None = None, noise: str = "babble",
                 done = False
                 players.tally.findings.append(f"interrupted at answer {players.tally.needed}")
             finally:
+                if done and ends:  # a game over ends the narrator by itself: let it close
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        app.wait(timeout=30)
                 if app.poll() is None:
                     app.send_signal(signal.SIGINT)
                     try:

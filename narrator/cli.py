@@ -8,6 +8,7 @@ or with ``--plain``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
@@ -191,17 +192,18 @@ def _play(session: Session, journal: Journal, input_mode: str, speech: Optional[
         captions, ears, journal = (log.captions(captions), event_log.LoggedEars(ears, log),
                                    event_log.LoggedJournal(journal, log))
         mouth, cues = (None if d is None else event_log.LoggedCues(d, log) for d in (mouth, cues))
-    try:
-        ended = run(session, ears, captions, journal, mouth, first, cues)
-    finally:
-        if log is not None:
-            log.close(ended is True)  # also when stopped by Ctrl+C or an error
-        journal.close()
-        for device in (mouth, cues):
-            if device is not None:
-                device.close()
+    # each closes even when Ctrl+C comes while another closes: a microphone left open at
+    # exit had its echo canceller torn down under it, printing livekit's errors
+    with contextlib.ExitStack() as closing:
         if hasattr(ears, "close"):
-            ears.close()
+            closing.callback(ears.close)
+        for device in (cues, mouth):
+            if device is not None:
+                closing.callback(device.close)
+        closing.callback(journal.close)
+        if log is not None:  # also when stopped by Ctrl+C or an error
+            closing.callback(lambda: log.close(ended is True))
+        ended = run(session, ears, captions, journal, mouth, first, cues)
     if not ended:
         typer.echo(saved_line())
 

@@ -101,6 +101,37 @@ def test_ctrl_c_as_narrator_closes_down_shows_no_traceback():
     assert proc.returncode == 0 and b"Traceback" not in err, err.decode()[-2000:]
 
 
+def test_ctrl_c_while_the_voice_closes_still_closes_the_microphone(tmp_path, monkeypatch):
+    """Ctrl-C as a game ended, while the voice closed, left the microphone open: its echo
+    canceller was torn down under it at exit and livekit's errors were printed."""
+    from narrator.session import devices
+    closed = []
+
+    class Voice:
+        def say(self, said):
+            pass
+
+        is_speaking = False
+
+        def earcon(self, name):
+            pass
+
+        def close(self):
+            closed.append("voice")
+            raise KeyboardInterrupt
+
+    def microphone(voice, speak, text_ears, settings, tracks):
+        text_ears.close = lambda: closed.append("microphone")
+        return text_ears, Voice()
+
+    monkeypatch.setattr(devices, "open_devices", microphone)
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "config.yaml"))
+    result = runner.invoke(app, ["play", "half-chance", "--input", "voice", "--save-dir",
+                                 str(tmp_path)], input="quit\n")
+    assert closed == ["voice", "microphone"] and "Traceback" not in result.output
+    assert "Session saved as" in result.output
+
+
 def test_any_bytes_typed_at_a_prompt_are_handled_and_journaled(tmp_path):
     saves = tmp_path / "saves"
     typed = b"first session\nthree\n\xff\xfeA\x00sh\x1b[2J\nzz\xc3\n" + bytes(range(1, 256)) + \
