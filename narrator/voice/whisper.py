@@ -205,6 +205,11 @@ SPELL_REACH = 5.0  # ... that a short free transcript is when it explains it wit
 # espeak-ng's "spell it" written "Damn it.", "Elliot.", "I'll hit", "It's valid" scored it
 # 0.6-4.8 under the transcript (14 of them in five table runs); the names and other answers
 # of those runs (150) 6.6 and more ("FOGON AND CELTER." for "photos and salsa")
+SPELL_FLOOR = -14.0  # ... and when it explains it this well at least: an odd name's own
+# transcript is unlikely too, and "spell it" came within 5 of it, at -18.4 to -21.2 (espeak-ng's
+# "Rikard Rasmussen" written "Rikardraz Mason", "his sick mother" "Kidnap, Mother,": asked to
+# be spelled); "spell it", "spell that" written otherwise scored -6.1 to -12.7, clean or at
+# 10 dB, and 546 names and other answers in five voices -14.9 and under
 SPELL_WORDS = 3  # a free transcript longer than this is an answer, never "spell it"
 IN_PLACE_WORDS = 3  # a phrase this long, written with one word wrong and the rest in place,
 # is a guess at it (``in_place``): two words with one wrong are no longer the phrase ("go on")
@@ -603,10 +608,11 @@ class Whisper:
               ) -> tuple[str, float, str]:
         """A free-text answer: the transcript as it is (sure), or "spell it" (a guess) when
         that is live, the transcript is short and no control phrase, and "spell it" explains
-        the audio within SPELL_REACH of it: Whisper wrote espeak-ng's "spell it" as a name
-        ("Elliot.", "Damn it."), which was read back, refused, and said again. A transcript
-        the table refused at this question is heard anew (``_heard_anew``), a yes or no too
-        while nothing is read back (flite slt's "Ash" written "S.", refused, then "Yes.")."""
+        the audio within SPELL_REACH of it and to SPELL_FLOOR: Whisper wrote espeak-ng's
+        "spell it" as a name ("Elliot.", "Damn it."), which was read back, refused, and said
+        again. A transcript the table refused at this question is heard anew
+        (``_heard_anew``), a yes or no too while nothing is read back (flite slt's "Ash"
+        written "S.", refused, then "Yes.")."""
         said = once(free[0])
         if not grammar.text_answer(said):  # a control live now
             return said, 1.0, said
@@ -615,7 +621,7 @@ class Whisper:
                 and not is_command(said):
             own, spell = self._score(speech, self._head, [[said], self._forms(control_label(
                 SPELL))])
-            if spell >= own - SPELL_REACH:
+            if spell >= max(own - SPELL_REACH, SPELL_FLOOR):
                 return control_label(SPELL), GUESSED, said
         refused = {normalise(t) for t in grammar.refused()}
         anew = self._heard_anew(free, speech, grammar, refused) \
