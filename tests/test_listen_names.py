@@ -58,8 +58,9 @@ def test_spell_it_written_as_a_name_is_spell_it_and_names_stay_names(recognizer,
     said = clips.make_clip(tmp_path, "spell it", None, "espeak:en-us")
     got = Ears(recognizer, Frames(QUIET + read_pcm(said.path) + QUIET)).listen(asked)
     assert got is not None and got.meaning == Control("spell") and not got.sure, got
-    odd = Expectation(Line("ask.name"), (AcceptText("name"),))  # the later tests' trait
-    for name, retold, question in (("Rikard Rasmussen", None, odd),  # spellings go on
+    # asked apart: the later tests spell at trait(), where a name said aloud would mend them
+    odd = Expectation(Line("ask.name"), (AcceptText("name"),))
+    for name, retold, question in (("Rikard Rasmussen", None, odd),
                                    ("John Jackson", (0.9, 200), odd),
                                    ("Bad Temper", (0.9, 200), odd), ("Elliot", None, asked),
                                    ("Spirit", None, asked), ("Talbot", None, asked),
