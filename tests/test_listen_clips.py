@@ -218,10 +218,10 @@ def test_a_spelling_that_begins_another_is_scored_off_its_steps_as_it_would_be_a
     """Scoring the phrases an unsure word may be is half an unsure decoding; "Pause" is read
     off the steps of "Pause." (one sequence, not two) and scores what it scores alone."""
     samples = clips.spoken(clips.make_clip(clip_dir, "pause", "pause", "flite:awb"))
-    speech = np.asarray(whisper._encode(np.frombuffer(samples, np.int16) / 32768))[:, :100]
-    head = whisper._head
+    decoder = whisper._decoder
+    speech = np.asarray(decoder.encode(np.frombuffer(samples, np.int16) / 32768))[:, :100]
     texts = [["Pause.", "Pause"], ["Force."], ["Stop.", "Stop"], ["Pause"]]
-    alone = [whisper._score(speech, head, [[spelling]])[0]
+    alone = [decoder.score(speech, [[spelling]])[0]
              for spellings in texts for spelling in spellings]
     batches = []
 
@@ -234,9 +234,9 @@ def test_a_spelling_that_begins_another_is_scored_off_its_steps_as_it_would_be_a
             return model.generate(features, prompts, **how)
 
     whisper._beside.submit(int).result()  # a second opinion an earlier test left running
-    model = whisper._model.model
-    monkeypatch.setattr(whisper._model, "model", Counted())
-    together = whisper._score(speech, head, texts)
+    model = decoder.model
+    monkeypatch.setattr(decoder._model, "model", Counted())
+    together = decoder.score(speech, texts)
     assert batches == [3]  # "Pause.", "Force.", "Stop."
     assert together == pytest.approx([max(alone[0:2]), alone[2], max(alone[3:5]), alone[5]],
                                      abs=1e-3)

@@ -266,13 +266,14 @@ def test_a_spelling_left_unscored_while_mending_could_not_have_been_kept(recogni
     hear_file(recognizer, clips.make_clip(tmp_path, "Budapest", None, "flite:rms").path,
               trait())
     speech, _ = recognizer._spoken[1][-1]
-    head, eot = recognizer._head, recognizer._tok.eot
+    decoder = recognizer._decoder
+    tok = decoder.tok
     for spelled in ("budapst", "budapest"):
         climb = Climb()
-        start = recognizer._score(speech, head, [[spelled.capitalize()]], climb=climb)[0]
+        start = decoder.score(speech, [[spelled.capitalize()]], climb=climb)[0]
         near = [s.capitalize() for s in neighbours(spelled)]
-        scores = recognizer._score(speech, head, [[n] for n in near])
-        bounds = [climb.bound(tuple(recognizer._tok.encode(" " + n)), eot) for n in near]
+        scores = decoder.score(speech, [[n] for n in near])
+        bounds = [climb.bound(tuple(tok.encode(" " + n)), tok.eot) for n in near]
         assert all(b >= s - 1e-3 for b, s in zip(bounds, scores)), \
             [(n, b, s) for n, b, s in zip(near, bounds, scores) if b < s - 1e-3]
         unscored = sum(b < start + EDIT_GAIN for b in bounds)

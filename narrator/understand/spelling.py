@@ -47,7 +47,7 @@ RADIO_WRITTEN = [w.replace("-", "") for w in RADIO] + ["alfa", "juliett", "whisk
 SPELLS = {**{w: w[0] for w in RADIO_WRITTEN}, **MARKS, **{m: m for m in MARK_NAMES}}
 #: a word of four letters or more this alike to one of those (difflib's ratio, and FIRST more
 #: when they begin alike) is that word: Whisper writes parts of them together ("Dango",
-#: "Galf", "Viekor", "Postrophe"), and nothing else while spelling (``Whisper._not_spelled``)
+#: "Galf", "Viekor", "Postrophe"), and nothing else while spelling (``Speller._not_spelled``)
 RADIO_NEAR, FIRST = 0.7, 0.1
 #: in a radio spelling, how Whisper wrote a radio word said first where no near spelling tells
 #: it (flite slt's "Sierra": "Sia", "Siaya")

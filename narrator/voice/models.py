@@ -35,7 +35,7 @@ def whisper_line(model: str | None = None) -> str:
     from importlib.util import find_spec
 
     from narrator.voice.asr import EngineMissing
-    from narrator.voice.whisper import MODEL_NAME, model_dir
+    from narrator.voice.decoder import MODEL_NAME, model_dir
 
     try:
         path = model_dir(model)

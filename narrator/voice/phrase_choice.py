@@ -1,7 +1,7 @@
 """Which legal phrase Whisper's forced scores choose, and how sure that choice is.
 
 ``choose`` takes the log probabilities of the candidates (each legal phrase scored against the
-audio, its end included: ``whisper.Whisper._score``) and of the best free transcript. The
+audio, its end included: ``decoder.Decoder.score``) and of the best free transcript. The
 confidence is exp(margin / SCALE), the best candidate's margin under the transcript, times how
 far it leads the best candidate that means something else ("pass" and "pause" scored alike are
 a guess; "tail" and "tails", or "track one" and "read track one", not), times ½ when the best

@@ -84,3 +84,10 @@ def digits(text: str) -> str:
         else:
             out.append(word)
     return " ".join(out)
+
+
+def forms(phrase: str) -> list[str]:
+    """A phrase as Whisper writes it: capitalised, with a full stop or none, and with its
+    numbers in digits."""
+    first = phrase[:1].upper() + phrase[1:]
+    return list(dict.fromkeys([first + ".", first, digits(first) + "."]))

