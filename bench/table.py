@@ -955,10 +955,14 @@ class Players:
     def paused_now(self) -> int | None:
         """Where the narrator paused on a word no one meant as "pause", if it is paused so now
         (it may have paused as a player began to answer: before the events the answer is
-        judged by; the table then waited PATIENCE in silence)."""
+        judged by; the table then waited PATIENCE in silence). Not once it listens as not
+        paused: no state is sounded as the reading resumes."""
         for at in range(len(self.stream.events) - 1, -1, -1):
-            if self.stream.events[at]["event"] == "state":
-                return at if self.stray(self.stream.events[at]) else None
+            event = self.stream.events[at]
+            if event["event"] == "expect" and event["mode"] != "paused":
+                return None
+            if event["event"] == "state":
+                return at if self.stray(event) else None
         return None
 
     def stray(self, event: dict) -> bool:
@@ -985,8 +989,8 @@ class Players:
         for _ in range(RESUME_ROUNDS):
             at = self.control("resume", lambda e: e["event"] == "expect" and e["mode"]
                               != "paused" or game_over(e))
-            if at is not None:
-                self.cursor = max(self.cursor, at + 1)
+            if at is not None:  # a question it asks at once is answered
+                self.cursor = max(self.cursor, at if asked(self.stream.events[at]) else at + 1)
                 return
         if self.stream.wait(0, game_over, 0) is None:  # the run ends, not completed
             raise Stuck("resume never heard while paused")

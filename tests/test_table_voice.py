@@ -726,6 +726,41 @@ def test_a_question_asked_as_the_table_paused_is_answered_when_asked_again_after
     assert [words for words, *_ in said] == ["resume"]
 
 
+def test_a_pause_heard_twice_is_resumed_once_and_the_question_after_it_answered(
+        tmp_path, monkeypatch):
+    """Slow Burn: flite rms's "pause" was heard twice ("Close.", then its end "Cost." while
+    paused, which keeps the pause), and the table's "resume" resumed the reading. No state is
+    sounded as the reading resumes, so the table took the second pause for one no one meant,
+    said "resume" again as the question was asked, looked past that question, and waited
+    half an hour for the next. A narrator listening as not paused is not paused."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("PATIENCE", 3.0), ("QUIET", 3.0)):
+        monkeypatch.setattr(bench, name, seconds)
+    asking = {"event": "expect", "mode": "asking"}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}},
+         {"event": "expect", "mode": "reading"},
+         {"event": "said", "kind": "prompt", "text": "Kato, roll 2 Job dice, 1 or under."},
+         asking],
+        [{"event": "ignored", "text": "We're assuming.", "phrase": "move on",
+          "confidence": 0.005, "seconds": 0.96, "why": "table talk or the narrator's echo"}]])
+    with (tmp_path / "events.jsonl").open("a") as file:
+        for event in ({"event": "state", "name": "reading"}, {"event": "state", "name": "paused"},
+                      {"event": "spoken", "text": bench.PAUSED},
+                      {"event": "state", "name": "paused"}):  # "pause" again: still paused
+            file.write(json.dumps({**event, "t": 1.0}) + "\n")
+    assert stream.wait(0, lambda e: e["event"] == "spoken", 5.0) is not None
+    players.cursor = 1
+    players._ours.add(id(stream.events[1]))  # the table's own pause
+    try:
+        players.resume(1)
+        assert players.await_or_collect() == {**asking, "t": 3.0}
+    finally:
+        stream.close()
+    assert [words for words, *_ in said] == ["resume"]
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
