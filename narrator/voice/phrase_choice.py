@@ -48,8 +48,9 @@ GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (
                # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
                # and × half of it when the transcript is up to EXTRA_WORDS words longer
 AWAITED_MARGIN = 3.0  # a brief utterance (``choose``'s ``awaited``) that a question's choice
-# explains within this much of the transcript is that choice (a guess, read back) however many words the transcript has; short
-# remarks score "heads" or "harm" up to -1.5 ("Hmm."), "Pass the chips." -3.3
+# explains within this much of the transcript is that choice (a guess, read back) however many
+# words the transcript has; short remarks score "heads" or "harm" up to -1.5 ("Hmm."), "Pass the
+# chips." -3.3
 PAUSED_MARGIN = 5.5  # ... and "resume" within this much while paused: flite awb's "resume"
 # is written "What are you doing?" (-2.7 to -4.9 clean, through the bench's room -3.4 to -5.03:
 # at 5.0 one first saying in four was lost, to -13 in noise); 34 short remarks in 5 voices
