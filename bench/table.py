@@ -296,6 +296,11 @@ def left(ignored: dict) -> str:
             f"{ignored['seconds']} s{like})")
 
 
+def resumed(event: dict) -> bool:
+    """The narrator listens as not paused (no state is sounded as the reading resumes)."""
+    return event["event"] == "expect" and event["mode"] != "paused"
+
+
 def reading(event: dict) -> bool:
     """The narrator begins to read a passage."""
     return event == {**event, "event": "state", "name": "reading"}
@@ -955,11 +960,10 @@ class Players:
     def paused_now(self) -> int | None:
         """Where the narrator paused on a word no one meant as "pause", if it is paused so now
         (it may have paused as a player began to answer: before the events the answer is
-        judged by; the table then waited PATIENCE in silence). Not once it listens as not
-        paused: no state is sounded as the reading resumes."""
+        judged by; the table then waited PATIENCE in silence). Not once it is ``resumed``."""
         for at in range(len(self.stream.events) - 1, -1, -1):
             event = self.stream.events[at]
-            if event["event"] == "expect" and event["mode"] != "paused":
+            if resumed(event):
                 return None
             if event["event"] == "state":
                 return at if self.stray(event) else None
@@ -987,8 +991,7 @@ class Players:
         self.stream.wait(mark, lambda e: e["event"] == "spoken" and e["text"] == PAUSED, QUIET)
         self.hold(1.0)
         for _ in range(RESUME_ROUNDS):
-            at = self.control("resume", lambda e: e["event"] == "expect" and e["mode"]
-                              != "paused" or game_over(e))
+            at = self.control("resume", lambda e: resumed(e) or game_over(e))
             if at is not None:  # a question it asks at once is answered
                 self.cursor = max(self.cursor, at if asked(self.stream.events[at]) else at + 1)
                 return
