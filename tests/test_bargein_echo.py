@@ -11,7 +11,7 @@ import soxr
 from narrator.voice.echo import (HOLD, RATE, STEP, Cleaned, DelayTracker, EchoCanceller,
                                  OutputReference, SampleClock, estimate_lag)
 from narrator.voice.echo_likeness import Recent, coherence
-from narrator.voice.listener import ECHO_LIKE
+from narrator.voice.meant import ECHO_LIKE
 
 pytest.importorskip("livekit.rtc")
 

@@ -1,4 +1,4 @@
-"""The self-trigger guard, timed (narrator/voice/spoken.py, listener ``decide``): an utterance
+"""The self-trigger guard, timed (narrator/voice/spoken.py, ``meant.decide``): an utterance
 decoded seconds after it was captured is compared with what the narrator said *while* it was
 captured, not with what plays when it is decoded. Timed transcripts; no audio here."""
 
@@ -13,7 +13,8 @@ from narrator.session.loop import PAUSED
 from narrator.understand import AcceptWords, Expectation
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
-from narrator.voice.listener import Ears, decide
+from narrator.voice.listener import Ears
+from narrator.voice.meant import decide
 from narrator.voice.mic import RATE, Frames
 from narrator.voice.spoken import ECHO_MARGIN, Echo, Spoken, echo_during
 from scripted import Scripted

@@ -27,7 +27,8 @@ from narrator.voice import grammar as grammars
 from narrator.voice.asr import PocketSphinx, Vosk, find_vosk_model, load_recognizer
 from narrator.voice.hear import FULL, command_of, hear_file, read_pcm
 from narrator.voice.denoise import Denoiser
-from narrator.voice.listener import SURE_AT, Ears
+from narrator.voice.listener import Ears
+from narrator.voice.meant import SURE_AT
 from narrator.voice.said_again import WRITTEN_AS_ASKED
 from narrator.voice.mic import RATE, Frames
 from narrator.voice.whisper import Whisper

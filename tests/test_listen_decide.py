@@ -1,4 +1,4 @@
-"""What the ears make of one decoded utterance (narrator/voice/listener.py ``decide``): a
+"""What the ears make of one decoded utterance (narrator/voice/meant.py ``decide``): a
 meaning acted on, a meaning read back first, "didn't catch that", or nothing (table talk, the
 narrator's own voice). Decoded results are given as ``Heard`` values: no audio here."""
 
@@ -15,7 +15,7 @@ from narrator.understand import (
 )
 from narrator.voice.asr import Heard
 from narrator.voice.grammar import build
-from narrator.voice.listener import ACCEPT_AT, NEAR_AT, SURE_AT, decide
+from narrator.voice.meant import ACCEPT_AT, NEAR_AT, SURE_AT, decide
 
 EVERY_WORD = lambda word: True  # noqa: E731
 DICE = Expectation(Line("ask"), (AcceptDice(6, 1, 2),))

@@ -18,7 +18,7 @@ from narrator.rules.base import Expectation
 from narrator.understand import understand
 from narrator.understand.words import carries
 from narrator.voice.earcons import earcon_seconds
-from narrator.voice.listener import leave
+from narrator.voice.meant import leave
 from narrator.voice.unanswered import left_unanswered
 
 MIC_STEP = 0.2  # seconds the microphone thread listens before it looks at what is expected

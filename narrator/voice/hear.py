@@ -22,7 +22,7 @@ from narrator.understand import (
 from narrator.voice import grammar as grammars
 from narrator.voice.asr import RATE, Recognizer, decode, respelled
 from narrator.voice.denoise import clean_whole, make_denoiser
-from narrator.voice.listener import decide
+from narrator.voice.meant import decide
 
 GAME_WORDS = ("yes", "no", "heads", "tails", "merit", "pass", "curse", "boon")
 #: every command form: controls, "next", game words (yes and no are heard only where a question

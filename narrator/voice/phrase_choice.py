@@ -45,7 +45,7 @@ SPLIT_WORDS = 1  # a transcript this many words longer than the phrase may split
 EXTRA_WORDS = 2  # a transcript more words longer, or this many neither with all of the
                  # phrase's words nor nearly spelling it, is not the phrase
 GUESSED = 0.5  # confidence × this when the best transcript is not the phrase (a guess: under
-               # the listener's SURE_AT, so always read back), up to SPLIT_WORDS words longer,
+               # meant.SURE_AT, so always read back), up to SPLIT_WORDS words longer,
                # and × half of it when the transcript is up to EXTRA_WORDS words longer
 AWAITED_MARGIN = 3.0  # a brief utterance (``choose``'s ``awaited``) that a question's choice
 # explains within this much of the transcript is that choice (a guess, read back) however many
@@ -186,7 +186,7 @@ def carried(grammar, transcript: str, phrase: str) -> bool:
     transcript carries it (``carries``), any control. The narrator's leftover echo, and a
     command Whisper misspells ("those." for flite awb's "pause"), are fitted to the coming
     question's answers ("first") as often as to the command; such an answer is filler
-    (``listener.filler``, never acted on), so the control the reading waits for ("pause") is
+    (``meant.filler``, never acted on), so the control the reading waits for ("pause") is
     weighed without those rivals when it wins among the rest, and so is a control the
     transcript carries (espeak-ng's "next" written "next." lost to "new" by 0.7). Not any
     control: the narrator's own "Track" written "Trust." then became "stop"."""

@@ -1,5 +1,5 @@
 """What the narrator said, with when each sentence was audible: the self-trigger guard's
-memory (``listener.decide`` drops an utterance its own words explain).
+memory (``meant.decide`` drops an utterance its own words explain).
 
 The ears decode seconds behind the sound on a busy machine, so by the time leftover echo is
 decoded the sentence it came from may have ended. The session loop logs each sentence as its

@@ -128,7 +128,7 @@ BRIEF_SECONDS = 1.6  # an utterance this short (pre-roll and closing quiet inclu
 # second of speech) while the narrator is quiet is weighed for the moment's awaited phrases
 # (``phrase_choice.choose``)
 SECOND_BELOW = 0.6  # a noisy utterance heard with less confidence is decoded again cleaned
-                    # (the listener's SURE_AT: an answer this sure is acted on at once)
+                    # (meant.SURE_AT: an answer this sure is acted on at once)
 SPELL = "spell"  # the control live at a free-text question (``_free``), "spell it"
 SPELL_REACH = 5.0  # ... that a short free transcript is when it explains it within this much:
 # espeak-ng's "spell it" written "Damn it.", "Elliot.", "I'll hit", "It's valid" scored it
