@@ -94,9 +94,10 @@ class Grammar:
         one-word choices when it lists at most ``limit`` ("harm", "complication", "reduced",
         "worse", "none"), while asking (or confirming: a correction) the one numbers it may be
         answered with when there are at most ``numbers`` (``one_numbers``) and "none" for a
-        count of successes, and the control the mode waits for ("resume" while paused). A
-        recogniser that scores candidates weighs these whatever it transcribed ("harm" written
-        "Time.", espeak-ng's "nine" written "Yeah, I", its "none" "Yeah.")."""
+        count of successes, and the control the mode waits for ("resume" while paused, "pause"
+        while reading or asking). A recogniser that scores candidates weighs these whatever it
+        transcribed ("harm" written "Time.", espeak-ng's "nine" written "Yeah, I", its "none"
+        "Yeah.", flite awb's "pause" "Force?")."""
         if self.free:
             return []
         live = live_phrases(self.expectation, self.mode)
@@ -111,8 +112,8 @@ class Grammar:
                                   + list(self.awaited_control())))
 
     def awaited_control(self) -> tuple[str, ...]:
-        """The control the mode waits for ("pause" while reading, "resume" while paused),
-        also after the wake word, when legal now."""
+        """The control the mode waits for ("pause" while reading or asking, "resume" while
+        paused), also after the wake word, when legal now."""
         said = AWAITED_CONTROL.get(self.mode)
         return tuple(p for p in (said, f"{WAKE_WORD} {said}") if said and self.matches(p))
 

@@ -102,8 +102,10 @@ LIVE_CONTROLS = {
 #: Whisper wrote "oh no" "Oh no." and it was fitted to "undo", "ugh" written "Doug." to "back"
 READING_TEMPLATES = {"back": "go back"}
 #: the control each mode mostly waits for: a paused narrator for "resume", a reading one for
-#: "pause" (a recogniser that scores candidates always weighs it)
-AWAITED_CONTROL = {"paused": "resume", "reading": "pause"}
+#: "pause", and one asking too (a recogniser that scores candidates always weighs it): a table
+#: says "pause" over a passage as the question after it comes (flite awb's was written
+#: "Force?" there, and "pause", never a candidate, was lost 28 times in 28, docs/speech-in.md)
+AWAITED_CONTROL = {"paused": "resume", "reading": "pause", "asking": "pause"}
 #: the controls "help" lists as sayable at any time while a question waits
 ANY_TIME = LIVE_CONTROLS["asking"][:11]
 
