@@ -396,8 +396,9 @@ def test_zero_said_for_a_count_of_successes_is_no_successes(clip_dir, whisper, v
 ])
 def test_pause_said_as_a_question_comes_is_a_pause_in_a_robotic_voice(clip_dir, whisper, asked):
     """A table says "pause" over a short passage as the question after it is asked. Whisper
-    writes flite awb's "Force?", "pause" was no candidate at a question, and the answers and
-    "status" ("Score.") scored instead: didn't catch that, or the status read out. In the last
+    writes flite awb's "pause" as "Force?"; "pause" was no candidate at a question, so the
+    answers and "status" ("Score.") were scored instead: didn't catch that, or the status read
+    out. In the last
     five whole Slow Burn runs flite awb's and rms's "pause" was acted on 16 times in 44 so
     (over the reading, 77 in 78). Said again a little slower it is a pause too; the answers
     said at the question stay answers."""
