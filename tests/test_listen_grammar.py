@@ -83,7 +83,11 @@ def test_a_questions_listed_words_are_told_while_it_is_asked_only():
 
 
 def test_the_dice_a_question_takes_are_told_while_asked_and_read_back_only():
+    """Not a coin's: its faces are said by name, and found by number they were scored as
+    "one" and "two" (tails), which a coin's "heads" in noise came out as."""
     assert build(DICE, EVERY_WORD).dice() == AcceptDice(6, 1, 2)
     assert build(DICE, EVERY_WORD, mode="confirming").dice() == AcceptDice(6, 1, 2)
     assert build(DICE, EVERY_WORD, mode="reading").dice() is None
     assert build(Expectation(Line("ask"), (AcceptSuccesses(3),)), EVERY_WORD).dice() is None
+    coin = (AcceptWords(("heads", "tails")), AcceptDice(2, faces=("heads", "tails")))
+    assert build(Expectation(Line("ask"), coin), EVERY_WORD).dice() is None  # said by name

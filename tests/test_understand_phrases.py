@@ -309,7 +309,7 @@ def test_the_numbers_of_a_one_number_answer_are_awaited_while_asking():
     is scored as "nine"), and every number of a short range; while asking, and at a
     read-back (the answer said again: in noise Whisper wrote "two" as "Yeah."), not while
     reading; not where several dice may answer (a face alone would be a rival of "four two
-    one"), nor for more numbers than a short list."""
+    one"), nor for more numbers than a short list, nor for a coin, said "heads" or "tails"."""
     d6 = ask(AcceptWords(tuple("abcdefgh")), AcceptDice(6))
     assert answers_awaited(grammar(d6)) == ["one", "two", "three", "four", "five", "six"]
     assert answers_awaited(grammar(ask(AcceptDice(12))))[-1] == "twelve"
@@ -320,6 +320,8 @@ def test_the_numbers_of_a_one_number_answer_are_awaited_while_asking():
     assert answers_awaited(grammar(ask(AcceptDice(6, 1, 3)))) == []
     assert answers_awaited(grammar(ask(AcceptDice(20)))) == []
     assert answers_awaited(grammar(ask(AcceptNumber(1, 20)))) == []
+    coin = ask(AcceptWords(("heads", "tails")), AcceptDice(2, faces=("heads", "tails")))
+    assert answers_awaited(grammar(coin)) == ["heads", "tails"]  # not "one", "two"
 
 
 def test_none_is_awaited_where_a_count_of_successes_answers_while_asking():

@@ -24,7 +24,8 @@ class AcceptDice:
     ``can_roll``: the app may roll them on request ("roll for me"); a game that keeps dice
     physical sets it to False and ``roll_refusal`` says why. ``faces``: one die's faces by
     name, in order (a coin: "heads", "tails"); a face said or typed as its number means its
-    name, a ``Word`` ("one" is heads), as the question's words say it.
+    name, a ``Word`` ("one" is heads), as the question's words say it. By voice such a die is
+    heard by its names, which the question lists as words too (Half-Chance's flip).
     """
 
     sides: int

@@ -83,11 +83,12 @@ class Grammar:
                                      for a in accepts)
 
     def dice(self) -> AcceptDice | None:
-        """The dice the question takes, asked or read back (said again as a correction); None
-        when it takes none."""
+        """The dice the question takes by their numbers, asked or read back (said again as a
+        correction); None when it takes none, or one whose faces are named (a coin is
+        "heads" or "tails", ``awaited``)."""
         accepts = self.expectation.accepts if self.mode in ("asking", "confirming") \
             and not self.free and self.expectation else ()
-        return next((a for a in accepts if isinstance(a, AcceptDice)), None)
+        return next((a for a in accepts if isinstance(a, AcceptDice) and not a.faces), None)
 
     def awaited(self, limit: int = 6, numbers: int = 12) -> list[str]:
         """The few phrases the moment mostly waits for, as whole phrases: the question's
@@ -223,8 +224,9 @@ def grammar(expectation: Expectation | None, mode: str = "asking", wake: bool = 
 
 def one_numbers(accept: Accept | None, most: int) -> range:
     """The numbers that answer ``accept`` said alone, when there are at most ``most``: the
-    faces of the one die asked for, or a short range of whole numbers from 0 on."""
-    if isinstance(accept, AcceptDice) and accept.max_count == 1:
+    faces of the one die asked for, or a short range of whole numbers from 0 on. Not those of
+    a die whose faces are named: a coin is awaited as "heads" or "tails", not "one" or "two"."""
+    if isinstance(accept, AcceptDice) and accept.max_count == 1 and not accept.faces:
         found = range(1, accept.sides + 1)
     elif isinstance(accept, AcceptNumber) and accept.min >= 0:
         found = range(accept.min, accept.max + 1)
