@@ -790,7 +790,9 @@ class Players:
         """What the narrator did about an utterance said from ``started`` to ``ended``, up to the
         next question (talking and interrupting over any passage meanwhile), or nothing heard;
         ``said``: the words, when said (the wait after them counts), None when typed. What it
-        heard is what a read-back will say: an answer held over the narration counts."""
+        heard is what a read-back will say: an answer held over the narration counts. Events
+        from before the words began are no reaction to them (a question asked again after table
+        talk said as it was asked was once taken for the next one, the answer's taking missed)."""
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "check": False, "ended": False, "choice": None,
                                "undone": False, "taken_back": False, "changed": None,
@@ -802,7 +804,7 @@ class Players:
         if said is not None:
             self.waited(self.stream.events[self.replied(begin, started, reacted)]["t"] - ended,
                         said)
-        self.cursor = begin
+        self.cursor = self.stream.wait(begin, lambda e: e["t"] > started, 0)
         question = self.await_or_collect()
         over = None  # heard over the narration: read back at the question if held
         for event in self.stream.events[begin:self.cursor]:

@@ -319,7 +319,7 @@ def scripted(bench, tmp_path, replies):
     def reply() -> None:
         with events.open("a") as file:
             for event in next(replies):
-                file.write(json.dumps({**event, "t": 3.0}) + "\n")
+                file.write(json.dumps({"t": 3.0, **event}) + "\n")  # or the event's own
 
     class Room:
         def say(self, text, player, again):
@@ -371,6 +371,26 @@ def test_the_player_who_answered_refuses_its_read_back_and_confirms_it_in_their_
     assert said == [("4", 0, 0), ("4", 0, 1), ("yes", 0, 0), ("2", 1, 0)]  # the second "4"
     # said otherwise (AGAIN)
     assert (tally.needed, tally.first, tally.rejected) == (2, 1, 1)
+
+
+def test_a_question_asked_again_just_before_the_answer_is_not_taken_for_the_next(tmp_path,
+                                                                                 monkeypatch):
+    """Table talk said as a question was asked was not caught, and the question was asked
+    again just before a player's answer began; the table took that for the question after
+    its answer, missed the answer being taken and said it again at the next question, out
+    of step to the end (stop 97's Slow Burn run). What came before the words is no reaction
+    to them."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    one = {"type": "Number", "value": 1}
+    talk = {"type": "Unclear", "heard": "Okay, so where were we?"}
+    said, tally = answered(bench, tmp_path, [bench.Step("1", one, [one])], [[
+        {"event": "heard", "mode": "asking", "text": talk["heard"], "meaning": talk, "t": 1.9},
+        {"event": "said", "kind": "state", "text": "Didn't catch that.", "t": 1.9},
+        {"event": "expect", "mode": "asking", "t": 1.9},
+        {"event": "heard", "mode": "asking", "text": "one", "meaning": one},
+        {"event": "applied", "input": one}, {"event": "expect", "mode": "asking"}]])
+    assert said == [("1", 0, 0)] and (tally.first, tally.misses) == (1, 0)
 
 
 @pytest.mark.parametrize("text, spelled, again", [
