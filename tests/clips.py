@@ -105,6 +105,24 @@ class Clip:
     snr_db: float | None
 
 
+def avx2_only() -> bool:
+    """Whether this CPU lacks AVX-512, where CTranslate2's int8 kernels score a few clips
+    otherwise (stop 97's machine: "one and twelve" written "twelve twelve")."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return " avx2" in flags and " avx512f" not in flags
+
+
+def avx512_heard():
+    """pytest's mark for a test whose clip is heard as asserted on CPUs with AVX-512, where
+    the issue's runs were: an expected failure on an AVX2-only one (``avx2_only``)."""
+    import pytest  # the bench imports this module without pytest
+    return pytest.mark.xfail(avx2_only(), strict=False,
+                             reason="heard otherwise on an AVX2-only CPU")
+
+
 def missing_tools(voices=VOICES) -> list[str]:
     """The programs clip generation (in ``voices``) needs that are not installed."""
     needed = {"sox"} | {{"flite": "flite", "espeak": "espeak-ng",

@@ -143,6 +143,7 @@ def heard_by_ears(recognizer, clip: clips.Clip) -> str | None:
 
 @pytest.mark.skipif(bool(clips.missing_tools(("espeak:en-us", "flite:slt"))),
                     reason="needs espeak-ng and flite")
+@clips.avx512_heard()
 def test_a_radio_spelling_whisper_writes_astray_is_read_a_word_at_a_time(recognizer, tmp_path):
     """espeak-ng's radio "Quick Wits" (typed in stop 79's Intensity run) and "Kim a hacker"
     were written "Quick Witcir" and "Kim A Hackero": each word between its pauses, read
