@@ -804,10 +804,10 @@ class Players:
         if said is not None:
             self.waited(self.stream.events[self.replied(begin, started, reacted)]["t"] - ended,
                         said)
-        self.cursor = self.stream.wait(begin, lambda e: e["t"] > started, 0)
+        since = self.cursor = self.stream.wait(begin, lambda e: e["t"] > started, 0)
         question = self.await_or_collect()
         over = None  # heard over the narration: read back at the question if held
-        for event in self.stream.events[begin:self.cursor]:
+        for event in self.stream.events[since:self.cursor]:
             if event["event"] == "heard" and event["mode"] in ANSWERING:
                 got["heard"], got["heard_text"] = event["meaning"], heard_as(event)
             elif event["event"] == "heard":
