@@ -506,6 +506,22 @@ def test_an_answer_said_again_at_its_read_back_is_a_no(clip_dir, whisper, word, 
     assert yes["command"] == "yes" and yes["sure"], yes
 
 
+@pytest.mark.parametrize("again", [(0.92, 40), (0.88, -40), (0.85, 20)])
+def test_a_yes_written_as_another_form_of_yes_at_a_dice_read_back_is_sure(clip_dir, whisper,
+                                                                          again):
+    """Flite awb's "yes" is written "US" (a form of yes the grammar takes), with "Yes." among
+    Whisper's other transcripts. Two legal transcripts sent it to be scored, and the phrase
+    "yes" scored under the transcript "US" was a guess: "Say it again to be sure", 9 times in
+    Slow Burn's clean table run (stop 98). Every legal transcript means yes, and the best is
+    one of them: a sure yes."""
+    die = Expectation(Line("ask"), (AcceptDice(12),))
+    hear_file(whisper, clips.make_clip(clip_dir, "three", None, "flite:awb").path, die)
+    confirm = Expectation(Line("confirm"), (AcceptWords(("yes", "no")),) + die.accepts)
+    clip = clips.make_clip(clip_dir, "yes", None, "flite:awb", pad=0.3, retold=again)
+    heard = hear_file(whisper, clip.path, confirm, mode="confirming")
+    assert heard["command"] == "yes" and heard["sure"], heard
+
+
 def test_an_answer_refused_at_its_read_back_is_not_heard_again_when_said_again(clip_dir,
                                                                              whisper):
     """In pink noise Half-Chance's bench read "beast" back to flite awb's "keep" again and

@@ -6,8 +6,9 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
 1. **Free decoding**: the audio, padded to a 10 s window (not Whisper's 30 s: the encoder's
    cost is proportional to the window), is transcribed freely, 5 best. When the best
    transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
-   is a legal phrase, that is the answer (confidence 1); one that is not is tried with its
-   digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``). Not at a
+   is a legal phrase and every other legal one of the 5 means the same (flite awb's "yes"
+   written "US", then "Yes."), that is the answer (confidence 1); one that is not is tried
+   with its digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``). Not at a
    read-back in a noisy room (``noisy_room``): there a number said again was written "Yeah."
    and taken as a sure yes, so the answer goes on to be scored (steps 2 and 3).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
@@ -392,9 +393,10 @@ class Whisper:
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard
                                    if grammar.matches(t) and not grammar.passed(t)))
-        if weigh and legal == [normalise(said)] and not doubled(legal[0]) and not (
-                grammar.mode == "confirming" and noisy):
-            return legal[0], 1.0, once(best)  # the only legal transcript, and the best
+        if weigh and legal[:1] == [normalise(said)] and not doubled(legal[0]) and not (
+                grammar.mode == "confirming" and noisy) and all(
+                grammar.same(phrase, legal[0]) for phrase in legal):
+            return legal[0], 1.0, once(best)  # the only legal meaning, and the best transcript
         awaited = _awaited(grammar) if weigh else []
         speech = self._decoder.speech(encoded, samples)
         candidates = list(dict.fromkeys(legal + awaited + self._nearest(
