@@ -187,7 +187,7 @@ def test_a_spelling_ended_with_done_is_taken_without_waiting_out_the_quiet(recog
     """The prompt asks for "done" after the last letter: the spelling is then taken once it is
     decoded, not after the second of quiet that ends one otherwise (a pause between letters
     must not end it), and "done" is no letters (decoded with a letter spelling, Whisper
-    writes it "D N")."""
+    writes it "D N"). How soon it is decoded is the CPU's: 0.66 s on an AVX2-only one."""
     quiet = np.zeros(2 * RATE, np.int16).tobytes()
     waited = {}
     for end in ("", " Done."):
@@ -197,8 +197,9 @@ def test_a_spelling_ended_with_done_is_taken_without_waiting_out_the_quiet(recog
             trait(), mode="spelling")
         assert heard.meaning == Text("Kim"), end
         waited[end] = source.seconds_read - (len(quiet) + len(said)) / 2 / RATE
-    assert waited[""] >= Endpointer.letter_end_frames * FRAME / RATE > 0.9
-    assert waited[" Done."] < 0.6, waited
+    quiet_end = Endpointer.letter_end_frames * FRAME / RATE
+    assert waited[""] >= quiet_end > 0.9
+    assert waited[" Done."] < quiet_end, waited
 
 
 def test_done_after_a_letter_spelling_is_no_letters_where_whisper_first_writes_it_so(
