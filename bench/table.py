@@ -51,7 +51,8 @@ question is asked or to interrupt:
   each player's speech (``--noise pink``: pink noise instead, a fan or a busy room's hum);
   with a bed, every player's voice is brought to the same loudness first.
 
-A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted; a
+A quit the narrator heard that no one said ("Save and quit?") is answered "no" and counted, and
+so is a command asked about ('Did you say "undo"?') that is not what the player said; a
 change of voice no one said ("Speaking at 1.9 times the normal rate." after "desperate") is a
 wrong action.
 Ctrl-C (or ``kill``) ends a run early and still prints its table (not completed).
@@ -658,7 +659,7 @@ class Players:
     def _answer(self, step: Step) -> bool:
         self.tally.needed += 1
         first, words_now, heard, failed, typed = True, step.text, None, 0, False
-        spelled = neither = spelled_before = False
+        spelled = neither = spelled_before = done = False
         said_as = (step.text, otherwise(step))  # the answer's words, either way
         unheard = 0  # times "keep" or "change" was heard as something else
         for _ in range(TRIES * 2 + 2 * (TRIES - SPELL_AFTER)):  # and "spell it" for a name
@@ -738,7 +739,21 @@ class Players:
                     self.finding(step.text, offered["text"])
                     words_now, failed, spelled, neither = "no", failed + 1, False, True
                 continue
+            if got["check"] and got["checked"] and got["mode"] == "confirming" \
+                    and not same(got["checked"]["meaning"], step.meaning):
+                # asked about other words than the answer ('Did you say "undo"?' after the
+                # table's "resume" written "Dude."): "no", as to any command no one said
+                self.tally.misses += 1
+                self.finding(words_now, heard_as(got["checked"]))
+                misheard = got["checked"]["mode"] in ANSWERING  # the answer itself, or not
+                first, failed = first and not misheard, failed + misheard
+                done = done or not step.applied and same(got["heard"], step.meaning)
+                words_now, neither = "no", True
+                continue
             if neither and got["mode"] == "asking":
+                if done:  # the answer was taken before the question about other words
+                    self.tally.first += first
+                    return True
                 words_now, neither = again(step, failed), False
                 continue
             if got["mode"] == "confirming" and unclear:  # the reply unheard: said again
@@ -796,7 +811,7 @@ class Players:
         got: dict[str, Any] = {"heard": None, "heard_text": None, "applied": [], "mode": None,
                                "doubt": False, "check": False, "ended": False, "choice": None,
                                "undone": False, "taken_back": False, "changed": None,
-                               "other_yes": False}
+                               "other_yes": False, "checked": None}
         reacted, got["heard_text"] = self.reaction(begin, started, ended, response)
         if reacted is None:
             self.cursor = len(self.stream.events)
@@ -806,8 +821,10 @@ class Players:
                         said)
         since = self.cursor = self.stream.wait(begin, lambda e: e["t"] > started, 0)
         question = self.await_or_collect()
-        over = None  # heard over the narration: read back at the question if held
+        over = last = None  # heard over the narration: read back at the question if held;
+        # heard last, in any mode: what a "Did you say ...?" asks about
         for event in self.stream.events[since:self.cursor]:
+            last = event if event["event"] == "heard" else last
             if event["event"] == "heard" and event["mode"] in ANSWERING:
                 got["heard"], got["heard_text"] = event["meaning"], heard_as(event)
             elif event["event"] == "heard":
@@ -823,7 +840,7 @@ class Players:
             elif event["event"] == "said" and event["text"].endswith(OTHER_YES):
                 got["other_yes"] = True
             elif checking(event):
-                got["check"] = True
+                got["check"], got["checked"] = True, last
             elif event["event"] == "said" and event["text"].startswith(VOICE_CHANGED):
                 got["changed"] = event["text"]
         if got["changed"] and said is not None and said != (got["heard"] or {}).get("name"):

@@ -609,6 +609,34 @@ def test_a_back_in_the_playthrough_asked_about_is_done_once_answered_yes(tmp_pat
     assert (tally.needed, tally.first, tally.misses) == (1, 1, 0)
 
 
+def test_a_command_asked_about_that_is_not_the_answer_is_answered_no(tmp_path, monkeypatch):
+    """Half-Chance at pink 10 dB: "status" was taken and read; over that reading the table
+    paused and said "resume", written "Dude." and heard as an unsure "undo", so the narrator
+    asked 'Did you say "undo"? Yes or no.'. The table took that for a read-back of its
+    "status" and said yes: the game took back the "next" before it, and the table, out of
+    step, said the next answer to the wrong question until it gave up. Asked about words that
+    were not the answer, a player says no; the answer, taken already, is done."""
+    bench = bench_table()
+    monkeypatch.setattr(bench, "REACTION", 0.0)
+    status = {"type": "Control", "name": "status", "arg": None}
+    asking = {"event": "expect", "mode": "asking"}
+    said, tally = answered(bench, tmp_path, [bench.Step("status", status, [])], [
+        [{"event": "heard", "mode": "asking", "meaning": status, "text": "status"},
+         {"event": "expect", "mode": "reading"},
+         {"event": "said", "kind": "info", "text": "It is player 2's turn."},
+         {"event": "heard", "mode": "paused", "text": "undo", "transcript": "Dude.",
+          "meaning": {"type": "Control", "name": "back", "arg": None}},
+         {"event": "expect", "mode": "reading"},
+         {"event": "said", "kind": "prompt", "text": 'Did you say "undo"? Yes or no.'},
+         {"event": "expect", "mode": "confirming"}],
+        [{"event": "heard", "mode": "confirming", "text": "no",
+          "meaning": {"type": "Control", "name": "no", "arg": None}},
+         {"event": "said", "kind": "info", "text": "Then say it again."},
+         {"event": "said", "kind": "prompt", "text": "Which do you play?"}, asking]])
+    assert [words for words, *_ in said] == ["status", "no"]
+    assert (tally.needed, tally.first, tally.wrong) == (1, 1, 0)
+
+
 def test_an_answer_taken_back_while_no_one_asked_is_wrong_and_answered_again(tmp_path,
                                                                               monkeypatch):
     """"go back" is heard over the reading too: an answer taken back there that no one asked
