@@ -216,6 +216,21 @@ def test_an_unsure_skip_while_paused_is_said_back_and_skips_only_when_said_again
     assert session.state.players == 3
 
 
+@pytest.mark.parametrize("reply, undone", [("no", False), ("yes", True)])
+def test_an_unsure_go_back_while_paused_is_asked_about_and_a_no_keeps_the_pause(reply, undone):
+    # at pink 10 dB a "resume" written "Dude." was heard as an unsure "undo"; a no to
+    # 'Did you say "undo"?' said "Then say it again." and asked the question: the pause was over
+    _, journal, session, mouth, *_ = play([
+        ("asking", "next"), ("asking", "3"), ("reading", "pause"), ("paused", "go back", False),
+        ("confirming", reply)] + ([("asking", "2")] if undone else [("paused", "resume")]))
+    asked = mouth.spoken.index('Did you say "go back"? Yes or no.')
+    assert ("undo" in journal.lines) is undone
+    assert session.state.players == (2 if undone else 3)
+    if not undone:  # paused again, then resumed where the reading was cut
+        assert mouth.spoken[asked + 1] == PAUSED and "Then say it again." not in mouth.spoken
+        assert mouth.spoken[asked + 2] == mouth.spoken[mouth.spoken.index(PAUSED) - 1]
+
+
 class InTurnEars(Ears):
     """Hears its words in turn, each in whatever mode the loop listens in then (a table talks
     when it likes, not when the loop expects it to)."""

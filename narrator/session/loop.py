@@ -575,7 +575,9 @@ class Table:
         ``speak`` False (a recording is held): captions only until then. What it says meanwhile
         (help, a miss) is heard over in this mode, not read as a passage: a "pause" heard over
         it paused that, and "resume" then went back to it, still paused. A "pause" heard here
-        keeps the pause (said so when sure); a skip heard unsure acts only when said again."""
+        keeps the pause (said so when sure); a skip heard unsure acts only when said again; an
+        unsure "go back" or "roll for me" is asked about, and a no keeps the pause (table talk
+        heard as "undo" while paused, then refused, once resumed the game)."""
         tell = self.say_paused if speak else self.caption
         ask = self.deliver if speak else self.caption  # a question is said whole, then heard
         self.still_paused(speak)
@@ -620,7 +622,14 @@ class Table:
                 continue
             if self.mouth is not None:
                 self.mouth.stop()  # the recording held, or what it said while paused
-            return "acted", self.checked(heard, ask) if doubt else self.take(heard)
+            if not doubt:
+                return "acted", self.take(heard)
+            kept: list[Said] = []  # what ``checked`` gives back when it does not act
+            said = self.checked(heard, ask, kept)
+            if said is kept:  # a no (or an answer, held): still paused, as the table wants
+                self.still_paused(speak)
+                continue
+            return "acted", said
 
     def still_paused(self, speak: bool) -> None:
         """Sound and show the paused state, and (``speak``) say it."""
