@@ -739,7 +739,7 @@ class Players:
                     self.finding(step.text, offered["text"])
                     words_now, failed, spelled, neither = "no", failed + 1, False, True
                 continue
-            if got["check"] and got["checked"] and got["mode"] == "confirming" \
+            if got["checked"] and got["mode"] == "confirming" \
                     and not same(got["checked"]["meaning"], step.meaning):
                 # asked about other words than the answer ('Did you say "undo"?' after the
                 # table's "resume" written "Dude."): "no", as to any command no one said

@@ -615,9 +615,11 @@ def test_a_command_asked_about_that_is_not_the_answer_is_answered_no(tmp_path, m
     asked 'Did you say "undo"? Yes or no.'. The table took that for a read-back of its
     "status" and said yes: the game took back the "next" before it, and the table, out of
     step, said the next answer to the wrong question until it gave up. Asked about words that
-    were not the answer, a player says no; the answer, taken already, is done."""
+    were not the answer, a player says no (the narrator, paused, stays paused: "resume"); the
+    answer, taken already, is done."""
     bench = bench_table()
-    monkeypatch.setattr(bench, "REACTION", 0.0)
+    for name, seconds in (("REACTION", 0.0), ("QUIET", 3.0)):
+        monkeypatch.setattr(bench, name, seconds)
     status = {"type": "Control", "name": "status", "arg": None}
     asking = {"event": "expect", "mode": "asking"}
     said, tally = answered(bench, tmp_path, [bench.Step("status", status, [])], [
@@ -631,10 +633,13 @@ def test_a_command_asked_about_that_is_not_the_answer_is_answered_no(tmp_path, m
          {"event": "expect", "mode": "confirming"}],
         [{"event": "heard", "mode": "confirming", "text": "no",
           "meaning": {"type": "Control", "name": "no", "arg": None}},
-         {"event": "said", "kind": "info", "text": "Then say it again."},
+         {"event": "state", "name": "paused"}, {"event": "spoken", "text": bench.PAUSED},
+         {"event": "expect", "mode": "paused"}],
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}},
          {"event": "said", "kind": "prompt", "text": "Which do you play?"}, asking]])
-    assert [words for words, *_ in said] == ["status", "no"]
-    assert (tally.needed, tally.first, tally.wrong) == (1, 1, 0)
+    assert [words for words, *_ in said] == ["status", "no", "resume"]
+    assert (tally.needed, tally.first, tally.wrong) == (2, 2, 0)  # the answer, and the resume
 
 
 def test_an_answer_taken_back_while_no_one_asked_is_wrong_and_answered_again(tmp_path,
