@@ -522,6 +522,28 @@ def test_a_yes_written_as_another_form_of_yes_at_a_dice_read_back_is_sure(clip_d
     assert heard["command"] == "yes" and heard["sure"], heard
 
 
+@pytest.mark.parametrize("again", [None, (0.88, -40), (0.85, 20)])
+def test_pause_written_pass_is_a_sure_pause_over_the_reading(clip_dir, whisper, again):
+    """Whisper writes Festival's "pause" "Pass.": over the reading it was fitted to "pause",
+    unsure (0.04-0.5), and where the narrator's residue made it sound coherent with the
+    narration, dropped as its leaked voice (Blades' and Slow Burn's clean runs, stop 100).
+    "pass" is a form of pause where no answer takes it: a sure pause."""
+    clip = clips.make_clip(clip_dir, "pause", None, "festival:slt-hts", pad=0.3, retold=again)
+    heard = hear_file(whisper, clip.path, Expectation(Line("ask"), (AcceptDice(6, 1, 2),)),
+                      mode="reading")
+    assert heard["command"] == "pause" and heard["sure"], heard
+
+
+def test_pass_is_the_answer_where_a_question_takes_it(clip_dir, whisper):
+    """"Pass." stands for "pause" only where it is no phrase: Hell for Leather's d10 (merit,
+    pass, curse) takes "pass" itself."""
+    d10 = Expectation(Line("ask"), (AcceptWords(("merit", "pass", "curse"), ("curse",)),))
+    clip = clips.make_clip(clip_dir, "pass", None, "festival:slt-hts", pad=0.3)
+    for mode in ("asking", "reading"):
+        heard = hear_file(whisper, clip.path, d10, mode=mode)
+        assert heard["command"] == "pass" and heard["sure"], (mode, heard)
+
+
 def test_an_answer_refused_at_its_read_back_is_not_heard_again_when_said_again(clip_dir,
                                                                              whisper):
     """In pink noise Half-Chance's bench read "beast" back to flite awb's "keep" again and

@@ -8,7 +8,8 @@ One utterance is decoded in up to five steps, all deterministic (beam search, no
    transcript, normalised ("Go back, please." → "go back please", "4 and 9" → "four and nine"),
    is a legal phrase and every other legal one of the 5 means the same (flite awb's "yes"
    written "US", then "Yes."), that is the answer (confidence 1); one that is not is tried
-   with its digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``). Not at a
+   with its digits set apart ("421" → "4 2 1": dice said in a run, ``digits_apart``), or as
+   the command Whisper writes so ("Pass." for some voices' "pause": ``WRITTEN_FOR``). Not at a
    read-back in a noisy room (``noisy_room``): there a number said again was written "Yeah."
    and taken as a sure yes, so the answer goes on to be scored (steps 2 and 3).
 2. **Candidates**: otherwise the legal phrases (``Grammar.phrases()``; of a grammar too large to
@@ -149,6 +150,18 @@ THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the 
 # word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
 # on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon");
 # in a noisy room the second opinion decodes beside the first, on a second worker (``_beside``)
+#: what Whisper writes for a command as some voices say it, read as that command when the
+#: transcript is no phrase now: Festival's and flite slt's "pause" is "Pass." (in the table
+#: runs kept at stop 100, 45 utterances written so over the reading or a question, each a
+#: player's "pause": taken unsure, 2 lost as the narrator's leaked voice), a word a game may
+#: take itself (Hell for Leather's d10), where it is that answer
+WRITTEN_FOR = {"pass": "pause"}
+
+
+def rewritten(transcript: str) -> str:
+    """A transcript that is no phrase now as the phrase it may stand for: the command Whisper
+    writes so (``WRITTEN_FOR``), else with its digits set apart ("421": "4 2 1")."""
+    return WRITTEN_FOR.get(normalise(transcript), digits_apart(transcript))
 
 
 @lru_cache(maxsize=32)
@@ -388,7 +401,7 @@ class Whisper:
             return self._free(free, grammar, encoded, samples)
         if grammar is None or not best:
             return once(best), (1.0 if best else 0.0), once(best)
-        said = best if grammar.matches(best) else digits_apart(best)  # "421": "4 2 1"
+        said = best if grammar.matches(best) else rewritten(best)
         heard = [said] + free[1:]
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard
