@@ -158,10 +158,12 @@ THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the 
 WRITTEN_FOR = {"pass": "pause"}
 
 
-def rewritten(transcript: str) -> str:
+def rewritten(transcript: str, grammar) -> str:
     """A transcript that is no phrase now as the phrase it may stand for: the command Whisper
-    writes so (``WRITTEN_FOR``), else with its digits set apart ("421": "4 2 1")."""
-    return WRITTEN_FOR.get(normalise(transcript), digits_apart(transcript))
+    writes so (``WRITTEN_FOR``) when that is a phrase now, else with its digits set apart
+    ("421": "4 2 1")."""
+    command = WRITTEN_FOR.get(normalise(transcript), "")
+    return command if command and grammar.matches(command) else digits_apart(transcript)
 
 
 @lru_cache(maxsize=32)
@@ -401,7 +403,7 @@ class Whisper:
             return self._free(free, grammar, encoded, samples)
         if grammar is None or not best:
             return once(best), (1.0 if best else 0.0), once(best)
-        said = best if grammar.matches(best) else rewritten(best)
+        said = best if grammar.matches(best) else rewritten(best, grammar)
         heard = [said] + free[1:]
         heard += [once(t) for t in heard]  # a phrase looped to the token limit, as said once
         legal = list(dict.fromkeys(normalise(t) for t in heard
