@@ -526,7 +526,7 @@ def test_a_yes_written_as_another_form_of_yes_at_a_dice_read_back_is_sure(clip_d
 def test_pause_written_pass_is_a_sure_pause_over_the_reading(clip_dir, whisper, again):
     """Whisper writes Festival's "pause" "Pass.": over the reading it was fitted to "pause",
     unsure (0.04-0.5), and where the narrator's residue made it sound coherent with the
-    narration, dropped as its leaked voice (Blades' and Slow Burn's clean runs, stop 100).
+    narration, dropped as its leaked voice (stop 100's Blades run, stop 98's Slow Burn run).
     "pass" is a form of pause where no answer takes it: a sure pause."""
     clip = clips.make_clip(clip_dir, "pause", None, "festival:slt-hts", pad=0.3, retold=again)
     heard = hear_file(whisper, clip.path, Expectation(Line("ask"), (AcceptDice(6, 1, 2),)),

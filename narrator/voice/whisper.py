@@ -150,6 +150,7 @@ THREADS = max(1, (os.cpu_count() or 2) // 2)  # CTranslate2's threads: half the 
 # word in 163-172 ms, two in 197-208 ms (a batch of 2 scores 10 ms against 57: the threads wait
 # on each other), and the encoder is no faster with two (docs/barge-in.md, "Stop 44, afternoon");
 # in a noisy room the second opinion decodes beside the first, on a second worker (``_beside``)
+
 #: what Whisper writes for a command as some voices say it, read as that command when the
 #: transcript is no phrase now: Festival's and flite slt's "pause" is "Pass." (in the table
 #: runs kept at stop 100, 45 utterances written so over the reading or a question, each a
