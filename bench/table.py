@@ -45,7 +45,8 @@ question is asked or to interrupt:
 * interruptions: "pause" then "resume" (until the narrator no longer listens as paused; a
   question asked before the pause is then answered when asked again) over one passage in
   four, "repeat" over one in ten (not said again once a question is asked), and "go back" at
-  one question in eight (then the answer before it is given again);
+  one question in eight (then the answer before it is given again); the narrator paused on
+  words no one meant as "pause" (an answer, "repeat") is told "resume" at once;
 * between answers they talk among themselves (tests/clips.py TABLE_TALK) over the narration,
   and a babble bed (three other voices talking) plays under everything at ``--snr`` dB below
   each player's speech (``--noise pink``: pink noise instead, a fan or a busy room's hum);
@@ -1021,18 +1022,22 @@ class Players:
         """Say a control over the narration until its effect shows (the index of that event;
         None when it never does, or when the game ends first: then it was not needed). Not
         again once a question is asked: a table says no more "pause" to a question (said into
-        a read-back at 10 dB, it was heard "yes" twice and took an answer no one gave)."""
+        a read-back at 10 dB, it was heard "yes" twice and took an answer no one gave). Heard
+        as a pause no one meant, it is followed by "resume" at once, then said again."""
         if self.stream.wait(0, game_over, 0) is not None:
             return None
         for attempt in range(TRIES):
             begin = len(self.stream.events)
             started, ended = self.say(word)
-            at, ignored = self.reaction(begin, started, ended, lambda e: done(e) or game_over(e))
+            at, ignored = self.reaction(begin, started, ended,
+                                        lambda e: done(e) or game_over(e) or self.stray(e))
             over = self.stream.wait(0, game_over, 0) is not None
             if over and (at is None or game_over(self.stream.events[at])):
                 return None  # the game ended under the word (its last passage)
             self.tally.needed += attempt == 0
-            if at is not None:
+            if at is not None and not done(self.stream.events[at]):  # heard as a pause
+                self.unpause(at)
+            elif at is not None:
                 self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
                 self.waited(self.stream.events[reacted or at]["t"] - ended, word)

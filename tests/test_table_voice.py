@@ -814,6 +814,37 @@ def test_a_pause_heard_twice_is_resumed_once_and_the_question_after_it_answered(
     assert [words for words, *_ in said] == ["resume"]
 
 
+def test_a_command_heard_as_a_pause_is_resumed_at_once_and_said_again(tmp_path, monkeypatch):
+    """Half-Chance at pink 10 dB, in each of three runs: flite rms's "repeat" over the reading
+    was heard as "wait please" and paused the game ("Paused. Say resume to go on."). The table,
+    still waiting for its repeat, sat QUIET (30 s) in silence before saying "repeat" again
+    into the pause. A table says "resume" at once, then its command again."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("QUIET", 3.0)):
+        monkeypatch.setattr(bench, name, seconds)
+    repeat = {"type": "Control", "name": "repeat", "arg": None}
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "reading", "text": "wait please",
+          "meaning": {"type": "Control", "name": "pause", "arg": None}},
+         {"event": "state", "name": "paused"}, {"event": "spoken", "text": bench.PAUSED}],
+        [{"event": "heard", "mode": "paused", "text": "resume",
+          "meaning": {"type": "Control", "name": "resume", "arg": None}},
+         {"event": "expect", "mode": "reading"}],
+        [{"event": "heard", "mode": "reading", "text": "repeat", "meaning": repeat}]])
+    monkeypatch.setattr(players, "hold", lambda seconds: None)
+    began = time.monotonic()
+    try:
+        at = players.control("repeat", lambda e: e["event"] == "heard"
+                             and e["meaning"] == repeat)
+    finally:
+        stream.close()
+    assert at is not None and stream.events[at]["text"] == "repeat"
+    assert [words for words, *_ in said] == ["repeat", "resume", "repeat"]
+    assert time.monotonic() - began < bench.QUIET  # the pause was not waited out
+    assert (players.tally.first, players.tally.misses) == (1, 1)  # the resume; the repeat missed
+    assert any("paused on 'wait please': said resume" in f for f in players.tally.findings)
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
