@@ -284,6 +284,11 @@ def checking(event: dict) -> bool:
         and event["text"].endswith(CHECK[1])
 
 
+def read_back(event: dict) -> bool:
+    """The narrator waits for a yes to what it heard ("I heard 5. Right?")."""
+    return event["event"] == "expect" and event["mode"] == "confirming"
+
+
 def paused(event: dict) -> bool:
     return event == {**event, "event": "state", "name": "paused"}
 
@@ -1023,21 +1028,30 @@ class Players:
         None when it never does, or when the game ends first: then it was not needed). Not
         again once a question is asked: a table says no more "pause" to a question (said into
         a read-back at 10 dB, it was heard "yes" twice and took an answer no one gave). Heard
-        as a pause no one meant, it is followed by "resume" at once, then said again."""
+        as a pause no one meant, it is followed by "resume" at once, then said again; heard
+        as an answer, read back, it is left there (the read-back is answered as a question);
+        heard with no effect NOTHING_BACK seconds on ('Heard "next"? Say it again to skip.',
+        the reading going on), it is said again."""
+        def settled(e: dict) -> bool:  # the word's effect, or what it was taken for
+            return done(e) or game_over(e) or self.stray(e) or read_back(e)
+
         if self.stream.wait(0, game_over, 0) is not None:
             return None
         for attempt in range(TRIES):
             begin = len(self.stream.events)
             started, ended = self.say(word)
             at, ignored = self.reaction(begin, started, ended,
-                                        lambda e: done(e) or game_over(e) or self.stray(e))
+                                        lambda e: settled(e) or e["event"] == "heard")
+            if at is not None and not settled(self.stream.events[at]):  # heard: what came of it
+                at = self.stream.wait(at + 1, settled, NOTHING_BACK)
             over = self.stream.wait(0, game_over, 0) is not None
             if over and (at is None or game_over(self.stream.events[at])):
                 return None  # the game ended under the word (its last passage)
             self.tally.needed += attempt == 0
-            if at is not None and not done(self.stream.events[at]):  # heard as a pause
+            if at is not None and self.stray(self.stream.events[at]) \
+                    and not done(self.stream.events[at]):  # heard as a pause
                 self.unpause(at)
-            elif at is not None:
+            elif at is not None and done(self.stream.events[at]):
                 self._ours.add(id(self.stream.events[at]))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
                 self.waited(self.stream.events[reacted or at]["t"] - ended, word)

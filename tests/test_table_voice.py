@@ -845,6 +845,56 @@ def test_a_command_heard_as_a_pause_is_resumed_at_once_and_said_again(tmp_path, 
     assert any("paused on 'wait please': said resume" in f for f in players.tally.findings)
 
 
+def test_a_command_heard_as_an_answer_and_read_back_is_not_waited_for(tmp_path, monkeypatch):
+    """Half-Chance at pink 10 dB: Festival's "pause", said as the first question was asked,
+    was heard as "five" and read back ("I heard 5. Right?"). The table, still waiting for the
+    pause, sat QUIET (30 s) in silence before answering the read-back. It answers at once:
+    the command is missed, and the read-back is a question to answer."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("QUIET", 5.0)):
+        monkeypatch.setattr(bench, name, seconds)
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "asking", "text": "five",
+          "meaning": {"type": "Number", "value": 5}},
+         {"event": "said", "kind": "readback", "text": "I heard 5."},
+         {"event": "said", "kind": "prompt", "text": "Right?"},
+         {"event": "expect", "mode": "confirming"}]])
+    began = time.monotonic()
+    try:
+        assert players.control("pause", bench.paused) is None
+    finally:
+        stream.close()
+    assert time.monotonic() - began < 2.5  # not QUIET
+    assert [words for words, *_ in said] == ["pause"]
+    assert (players.tally.needed, players.tally.first, players.tally.misses) == (1, 0, 1)
+
+
+def test_a_command_heard_with_no_effect_is_said_again_soon(tmp_path, monkeypatch):
+    """Half-Chance at pink 10 dB: Festival's "pause" over the reading was heard as an unsure
+    "next" ('Heard "next"? Say it again to skip.') and the reading went on; the table, waiting
+    QUIET (30 s) for the pause, sat 14 s in silence at the question that followed. A table
+    says its word again when nothing comes of it."""
+    bench = bench_table()
+    for name, seconds in (("REACTION", 0.0), ("QUIET", 5.0), ("NOTHING_BACK", 0.5)):
+        monkeypatch.setattr(bench, name, seconds)
+    players, said, stream = scripted(bench, tmp_path, [
+        [{"event": "heard", "mode": "reading", "text": "next",
+          "meaning": {"type": "Control", "name": "next", "arg": None}},
+         {"event": "said", "kind": "state", "text": 'Heard "next"? Say it again to skip.'}],
+        [{"event": "heard", "mode": "reading", "text": "pause",
+          "meaning": {"type": "Control", "name": "pause", "arg": None}},
+         {"event": "state", "name": "paused"}]])
+    began = time.monotonic()
+    try:
+        at = players.control("pause", bench.paused)
+    finally:
+        stream.close()
+    assert time.monotonic() - began < 2.5  # not QUIET
+    assert at is not None and bench.paused(stream.events[at])
+    assert [words for words, *_ in said] == ["pause", "pause"]
+    assert (players.tally.needed, players.tally.first, players.tally.misses) == (1, 0, 1)
+
+
 #: (game, answers typed first, answers by voice): Slow Burn's first segment from its first
 #: interference roll; Blades' first action roll, from "action" to its dice
 SHORT = [("slow-burn", 23, 8), ("blades", 18, 11)]
