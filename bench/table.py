@@ -289,6 +289,16 @@ def read_back(event: dict) -> bool:
     return event["event"] == "expect" and event["mode"] == "confirming"
 
 
+def unanswered(event: dict, started: float, ended: float) -> bool:
+    """An utterance the narrator left unanswered (``ignored``) that is the words said from
+    ``started`` to ``ended``: left after they ended, or begun after they began (a short word
+    is left before its clip's closing silence has played; talk said before the words is often
+    left as they are said)."""
+    if event["event"] != "ignored":
+        return False
+    return event["t"] > ended or "seconds" in event and event["t"] - event["seconds"] > started
+
+
 def paused(event: dict) -> bool:
     return event == {**event, "event": "state", "name": "paused"}
 
@@ -867,7 +877,7 @@ class Players:
         began to hear it, QUIET seconds when it did, or NOTHING_BACK seconds after the
         narrator left it unanswered (then with what it heard)."""
         def reacted(e: dict) -> bool:
-            return e["t"] > started and (done(e) or e["event"] == "ignored" and e["t"] > ended)
+            return e["t"] > started and (done(e) or unanswered(e, started, ended))
         began = self.stream.wait(begin, lambda e: reacted(e) or e["event"] == "hearing",
                                  UNHEARD)  # from about when the words end
         at = None if began is None else self.stream.wait(begin, reacted, QUIET)

@@ -233,6 +233,31 @@ def test_words_the_narrator_never_began_to_hear_are_said_again_soon_and_words_be
         stream.close()
 
 
+def test_a_word_left_unanswered_before_its_clip_ends_is_not_waited_out(tmp_path, monkeypatch):
+    """Half-Chance at pink 10 dB: espeak-ng's "yes" to a read-back was left unanswered 0.2 s
+    before its clip's closing silence had played, and the table, looking only for what was
+    left after its words ended, waited QUIET (30 s) before saying it again. Talk said before
+    the words and left as they are said is still no reaction to them."""
+    bench = bench_table()
+    for name, seconds in (("QUIET", 5.0), ("NOTHING_BACK", 0.5)):
+        monkeypatch.setattr(bench, name, seconds)
+    started = time.time()
+    ended = started + 0.9
+    events = tmp_path / "events.jsonl"
+    events.write_text("".join(json.dumps(event) + "\n" for event in (
+        {"event": "hearing", "t": started + 0.3},
+        {"event": "ignored", "t": started + 0.6, "seconds": 1.7, "text": "Where were we?"},
+        {"event": "ignored", "t": started + 0.7, "seconds": 0.48, "text": "Yes."})))
+    stream = bench.Stream(events)
+    players = bench.Players(stream, None, None, talk=0.0, interrupt=True)
+    began = time.monotonic()
+    try:
+        assert players.reaction(0, started, ended, bench.response) == (None, "Yes. (ignored)")
+    finally:
+        stream.close()
+    assert time.monotonic() - began < 2.5  # NOTHING_BACK after it, not QUIET
+
+
 def test_a_word_acted_on_over_the_narration_is_reported_with_how_like_the_narrator_it_was():
     bench = bench_table()
     heard = {"event": "heard", "text": "one six", "transcript": "1, 6,"}
