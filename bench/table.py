@@ -138,8 +138,11 @@ YES_IN_WORDS = "yes, that's right"  # what it asks for
 HELD = ": read back when the question comes."
 MISSED = "Didn't catch that."
 PAUSED = "Paused. Say resume to go on."
-QUIT_CHECK = "Save and quit? Yes or no."  # narrator.session.loop: a quit heard by voice
-CHECK = ("Did you say", "Yes or no.")  # narrator.session.loop: an unsure "go back" asked about
+#: the first sentences of narrator.session.loop's questions about what it heard: a quit heard
+#: by voice ("... Yes or no."), an unsure command ('Did you say "go back"? Yes or no.'); the
+#: narrator logs each sentence it says as it is heard
+QUIT_CHECK = "Save and quit?"
+CHECK = "Did you say "
 NOT_QUITTING = "Not quitting."
 BACK, ROLL = ({"type": "Control", "name": name, "arg": None} for name in ("back", "roll"))
 #: what the narrator says when its voice changed (narrator.session.loop, ``adjust``)
@@ -275,13 +278,12 @@ class Stream:
 
 def quit_check(event: dict) -> bool:
     """The narrator asks whether to save and quit (it heard a quit)."""
-    return event["event"] == "said" and event["text"] == QUIT_CHECK
+    return event["event"] == "said" and event["text"].startswith(QUIT_CHECK)
 
 
 def checking(event: dict) -> bool:
     """The narrator asks whether a command it was unsure of was said ("Did you say ...?")."""
-    return event["event"] == "said" and event["text"].startswith(CHECK[0]) \
-        and event["text"].endswith(CHECK[1])
+    return event["event"] == "said" and event["text"].startswith(CHECK)
 
 
 def read_back(event: dict) -> bool:

@@ -305,14 +305,17 @@ def test_a_pause_said_as_the_game_ends_is_not_counted_as_needed_nor_missed(tmp_p
 
 def test_a_go_back_the_narrator_asks_about_is_answered_yes_and_counts_at_first_hearing(
         tmp_path):
-    """An unsure "go back" is asked about ('Did you say "go back"? Yes or no.'): the table
-    answers yes, as it would a read-back, and says "go back" no more."""
+    """An unsure "go back" is asked about ('Did you say "go back"? Yes or no.', each sentence
+    logged as it is heard): the table answers yes, as it would a read-back, and says "go back"
+    no more. (Half-Chance at pink 10 dB: the table, looking for the question as one sentence,
+    waited QUIET, 30 s, then said "go back" into it, four times in a run.)"""
     bench = bench_table()
     events = tmp_path / "events.jsonl"
     events.write_text("")
     stream = bench.Stream(events)
     players = bench.Players(stream, None, None, talk=0.0, interrupt=True)
-    replies = {"go back": [{"event": "said", "text": 'Did you say "go back"? Yes or no.'},
+    replies = {"go back": [{"event": "said", "text": 'Did you say "go back"?'},
+                           {"event": "said", "text": "Yes or no."},
                            {"event": "expect", "mode": "confirming"}],
                "yes": [{"event": "undone"}]}
     said = []
