@@ -1056,19 +1056,19 @@ class Players:
                                         lambda e: settled(e) or e["event"] == "heard")
             if at is not None and not settled(self.stream.events[at]):  # heard: what came of it
                 at = self.stream.wait(at + 1, settled, NOTHING_BACK)
+            event = None if at is None else self.stream.events[at]
             over = self.stream.wait(0, game_over, 0) is not None
-            if over and (at is None or game_over(self.stream.events[at])):
+            if over and (event is None or game_over(event)):
                 return None  # the game ended under the word (its last passage)
             self.tally.needed += attempt == 0
-            if at is not None and self.stray(self.stream.events[at]) \
-                    and not done(self.stream.events[at]):  # heard as a pause
-                self.unpause(at)
-            elif at is not None and done(self.stream.events[at]):
-                self._ours.add(id(self.stream.events[at]))
+            if event is not None and done(event):
+                self._ours.add(id(event))
                 reacted = self.stream.wait(begin, lambda e: response(e) and e["t"] > started, 0)
                 self.waited(self.stream.events[reacted or at]["t"] - ended, word)
                 self.tally.first += attempt == 0
                 return at
+            if event is not None and self.stray(event):  # heard as a pause no one meant
+                self.unpause(at)
             self.tally.misses += 1
             heard = [e["text"] for e in self.stream.events[begin:] if e["event"] == "heard"]
             self.finding(word, " / ".join(heard) or ignored)
